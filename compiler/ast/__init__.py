@@ -1,0 +1,1 @@
+"""The typed AST of tremor-script, trickle and troy (frozen dataclasses with spans)."""

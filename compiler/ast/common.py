@@ -1,0 +1,94 @@
+"""Base class and helpers shared by every AST node.
+
+Invariants: nodes are frozen, slotted and keyword-only; children are nodes, tuples of nodes, or
+plain values (str, int, float, bool, None); ``span`` is excluded from equality so rewritten trees
+compare by meaning. Rewrite with :func:`dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ..source import NO_SPAN, Span
+
+N = TypeVar("N", bound="Node")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
+    """Base of every AST node."""
+
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    def children(self) -> Iterator[Node]:
+        """Direct child nodes, in field order."""
+        for f in dataclasses.fields(self):
+            if f.name == "span":
+                continue
+            yield from _nodes_in(getattr(self, f.name))
+
+    def walk(self) -> Iterator[Node]:
+        """This node and all descendants, pre-order."""
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+def _nodes_in(value: Any) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _nodes_in(item)
+
+
+def transform(node: N, fn: Callable[[Node], Node]) -> N:
+    """Rebuild ``node`` bottom-up: children first, then ``fn`` on the rebuilt node.
+
+    Nodes whose children did not change are passed to ``fn`` unchanged (identity preserved).
+    """
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(node):
+        if f.name == "span":
+            continue
+        old = getattr(node, f.name)
+        new = _transform_value(old, fn)
+        if new is not old:
+            changes[f.name] = new
+    rebuilt = dataclasses.replace(node, **changes) if changes else node
+    return fn(rebuilt)  # type: ignore[return-value]
+
+
+def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
+    if isinstance(value, Node):
+        return transform(value, fn)
+    if isinstance(value, tuple):
+        items = tuple(_transform_value(v, fn) for v in value)
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return items
+    return value
+
+
+def dump(node: Any, indent: int = 0) -> str:
+    """Stable, span-free indented text of a tree (used for goldens and ``tremorc dbg ast``)."""
+    pad = "  " * indent
+    if isinstance(node, Node):
+        fields = [f for f in dataclasses.fields(node) if f.name != "span"]
+        if not fields:
+            return f"{pad}{type(node).__name__}"
+        lines = [f"{pad}{type(node).__name__}"]
+        for f in fields:
+            value = getattr(node, f.name)
+            if isinstance(value, (Node, tuple)) and value != ():
+                lines.append(f"{pad}  {f.name}:")
+                lines.append(dump(value, indent + 2))
+            else:
+                lines.append(f"{pad}  {f.name}: {value!r}")
+        return "\n".join(lines)
+    if isinstance(node, tuple):
+        return "\n".join(dump(item, indent) if isinstance(item, (Node, tuple)) else f"{pad}- {item!r}" for item in node)
+    return f"{pad}{node!r}"

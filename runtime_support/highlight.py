@@ -1,0 +1,88 @@
+"""Render errors and warnings the way Tremor's "Dumb" highlighter does.
+
+Shared by the compiler (compile-time diagnostics) and by generated jobs (runtime errors routed to
+``err``), so it lives in ``runtime_support``, which never imports ``compiler``.
+
+Spans are half-open ``(start, end)`` character offsets into the source text.
+
+>>> print(render("let $ = 1;", inner=(4, 9), message="bad"))
+Error: 
+    1 | let $ = 1;
+      |     ^^^^^ bad
+"""
+
+from __future__ import annotations
+
+Span = tuple[int, int]
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets at which each line of ``text`` starts (line 1 is index 0)."""
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    return starts
+
+
+def line_col(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset."""
+    lo, hi = 0, len(starts) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= offset:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo + 1, offset - starts[lo] + 1
+
+
+def expand_lines(text: str, span: Span, before: int, after: int) -> Span:
+    """Widen ``span`` to whole lines plus ``before``/``after`` lines of context (Tremor's
+    ``expand_lines``)."""
+    starts = line_starts(text)
+    first, _ = line_col(starts, span[0])
+    last, _ = line_col(starts, max(span[0], span[1] - 1) if span[1] > span[0] else span[0])
+    first = max(1, first - before)
+    last = min(len(starts), last + after)
+    end = starts[last] - 1 if last < len(starts) else len(text)
+    return starts[first - 1], end
+
+
+def render(
+    text: str,
+    *,
+    inner: Span | None,
+    message: str,
+    outer: Span | None = None,
+    hint: str | None = None,
+    header: str = "Error: ",
+) -> str:
+    """Render one diagnostic: header line, numbered source lines of ``outer``, caret callout under
+    ``inner`` after the line where ``inner`` ends, then the remaining lines of ``outer``."""
+    if inner is None:
+        return f"{header.rstrip()} {message}" if header.strip() else message
+    outer = outer or inner
+    outer = (min(outer[0], inner[0]), max(outer[1], inner[1]))
+    starts = line_starts(text)
+    lines = text.split("\n")
+    first, _ = line_col(starts, outer[0])
+    last, _ = line_col(starts, outer[1] - 1 if outer[1] > outer[0] else outer[0])
+    inner_line, inner_col = line_col(starts, inner[0])
+    inner_end = inner[1] - 1 if inner[1] > inner[0] else inner[0]
+    inner_last, _ = line_col(starts, inner_end)
+    out = [header]
+    for number in range(first, last + 1):
+        out.append(f"{number:5} | {lines[number - 1] if number - 1 < len(lines) else ''}")
+        if number == inner_last:
+            if inner_last == inner_line:
+                width = max(1, inner[1] - inner[0])
+                pad = inner_col - 1
+            else:
+                # A multi-line span is underlined on its last line from the line start.
+                pad = 0
+                width = max(1, inner[1] - starts[inner_last - 1])
+            out.append("      | " + " " * pad + "^" * width + " " + message)
+            if hint:
+                out.append("      | " + " " * (pad + width + 1) + "NOTE: " + hint)
+    return "\n".join(out)
