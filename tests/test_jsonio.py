@@ -1,0 +1,119 @@
+"""Tests for runtime_support.jsonio: Tremor's JSON reading and writing."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from runtime_support.jsonio import (
+    canonical_json,
+    decode_json,
+    encode_json,
+    encode_json_pretty,
+    format_float,
+    interp_str,
+)
+
+
+@pytest.mark.parametrize(
+    ("f", "text"),
+    [
+        (1.0, "1.0"),
+        (2.0, "2.0"),
+        (-0.0, "-0.0"),
+        (0.0, "0.0"),
+        (1e16, "1e16"),
+        (1e15, "1000000000000000.0"),
+        (123456789012345680.0, "1.2345678901234568e17"),
+        (1.5e-7, "1.5e-7"),
+        (1e-5, "0.00001"),
+        (1.234e-5, "0.00001234"),
+        (1e-6, "1e-6"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (5e-324, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e308"),
+        (-1.5, "-1.5"),
+        (100.0, "100.0"),
+    ],
+)
+def test_float_format_matches_ryu(f, text):
+    assert format_float(f) == text
+    assert encode_json([f]) == f"[{text}]"
+
+
+def test_decode_keeps_int_vs_float():
+    v = decode_json('{"a": 1, "b": 1.0, "c": 1e2, "d": 18446744073709551615, "e": -5}')
+    assert v == {"a": 1, "b": 1.0, "c": 100.0, "d": 2**64 - 1, "e": -5}
+    assert type(v["a"]) is int and type(v["b"]) is float and type(v["c"]) is float
+
+
+def test_decode_duplicate_keys_last_wins_and_order_kept():
+    v = decode_json('{"z": 1, "a": 2, "z": 3}')
+    assert v == {"z": 3, "a": 2}
+
+
+def test_decode_errors():
+    with pytest.raises(ValueError):
+        decode_json("{")
+    with pytest.raises(ValueError):
+        decode_json("[NaN]")
+
+
+def test_encode_compact_ordered_and_bytes():
+    v = {"b": b"\x00\xff", "a": [True, None, 'x\n"é'], "i": -(2**63), "u": 2**64 - 1}
+    assert encode_json(v) == (
+        '{"b":"AP8=","a":[true,null,"x\\n\\"é"],"i":-9223372036854775808,'
+        '"u":18446744073709551615}'
+    )
+
+
+def test_encode_control_chars():
+    assert encode_json("\x01\t") == '"\\u0001\\t"'
+
+
+def test_canonical_sorts_nested_keys():
+    assert canonical_json({"b": {"d": 1, "c": 2.0}, "a": []}) == '{"a":[],"b":{"c":2.0,"d":1}}'
+
+
+def test_pretty():
+    assert encode_json_pretty({"a": [1]}) == '{\n  "a": [\n    1\n  ]\n}'
+
+
+def test_interp():
+    assert interp_str("raw") == "raw"
+    assert interp_str(None) == "null"
+    assert interp_str({"a": "b"}) == '{"a":"b"}'
+    assert interp_str(b"hi") == '"aGk="'
+
+
+def test_non_finite_floats_become_null():
+    assert encode_json([math.inf, math.nan]) == "[null,null]"
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(), kids, max_size=4),
+    max_leaves=20,
+)
+
+
+def _same_types(a, b):
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return all(_same_types(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same_types(a[k], b[k]) for k in a)
+    return a == b or (type(a) is float and a == b)
+
+
+@given(json_values)
+def test_round_trip_keeps_int_float_and_order(v):
+    back = decode_json(encode_json(v))
+    assert back == v
+    assert _same_types(back, v)
