@@ -1,0 +1,163 @@
+"""``tremorc``: check, build, run and test Tremor programs on Spark.
+
+Every command prints Tremor-style rendered errors and exits 1 on a user error; no Python traceback
+reaches the terminal (the :func:`main` wrapper is the last line of defence).
+"""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+import click
+
+from .diagnostics import CompileError
+from .pipeline import check_source, compile_path, kind_of, parse, read_source
+
+
+def _fail(err: CompileError) -> None:
+    click.echo(err.render(), err=True)
+    sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Compile Tremor programs (.tremor, .trickle, .troy) into standalone PySpark jobs."""
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+def check(files: tuple[Path, ...]) -> None:
+    """Parse and check FILES; print Tremor-style errors."""
+    failed = 0
+    for path in files:
+        try:
+            source = read_source(path)
+            check_source(source, kind_of(path))
+        except CompileError as err:
+            failed += 1
+            click.echo(err.render(), err=True)
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="job file (default stdout)")
+def build(file: Path, output: Path | None) -> None:
+    """Compile FILE into a black-formatted PySpark job."""
+    try:
+        job = compile_path(file, job_name=output.name if output else "job.py").job
+    except CompileError as err:
+        _fail(err)
+        return
+    if output is None:
+        click.echo(job, nl=False)
+    else:
+        output.write_text(job, encoding="utf-8")
+
+
+@cli.command()
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("-i", "--input", "infile", help="JSON lines to read (default stdin)")
+@click.option("-o", "--output", "outfile", help="where to write emitted events (default stdout)")
+@click.option("--ingest-ns", type=click.Choice(["index", "wallclock"]), default="wallclock")
+def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> None:
+    """Build FILE and run it on the embedded local Spark, like `tremor run`."""
+    try:
+        job = compile_path(file).job
+    except CompileError as err:
+        _fail(err)
+        return
+    from .testing.loader import load_job
+
+    module = load_job(job, str(file))
+    argv = ["--ingest-ns", ingest_ns]
+    if infile:
+        argv += ["-i", infile]
+    if outfile:
+        argv += ["-o", outfile]
+    from runtime_support.job import main as job_main
+
+    sys.exit(job_main(module.run_pipeline, description=str(file), argv=argv))
+
+
+@cli.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--report", type=click.Path(path_type=Path), help="write a JSON report per case")
+@click.option("-k", "pattern", help="only cases whose name contains this text")
+@click.option("-q", "--quiet", is_flag=True, help="print failures and the summary only")
+def test_cmd(paths: tuple[Path, ...], report: Path | None, pattern: str | None, quiet: bool) -> None:
+    """Run conformance-style case folders (or std-lib suites) through generated PySpark jobs."""
+    from .testing.runner import run_paths
+
+    results = run_paths(paths, pattern=pattern, echo=click.echo, quiet=quiet, report=report)
+    failed = sum(1 for r in results if not r.passed)
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+@cli.group()
+def dbg() -> None:
+    """Inspect what the compiler sees."""
+
+
+@dbg.command("ast")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--checked", is_flag=True, help="dump the tree after the front-end passes")
+def dbg_ast(file: Path, checked: bool) -> None:
+    """Dump the AST of FILE (span-free, stable text)."""
+    from .ast.common import dump
+
+    try:
+        source = read_source(file)
+        kind = kind_of(file)
+        tree = check_source(source, kind) if checked else parse(source, kind)
+    except CompileError as err:
+        _fail(err)
+        return
+    click.echo(dump(tree))
+
+
+@dbg.command("dot")
+@click.argument("file", type=click.Path(path_type=Path))
+def dbg_dot(file: Path) -> None:
+    """The pipeline / flow graph of FILE as Graphviz dot."""
+    from .codegen.dot import to_dot
+
+    try:
+        source = read_source(file)
+        kind = kind_of(file)
+        tree = check_source(source, kind)
+    except CompileError as err:
+        _fail(err)
+        return
+    click.echo(to_dot(tree, kind))
+
+
+@cli.command()
+@click.option("-o", "--output", type=click.Path(path_type=Path), default="runtime_support.zip")
+def bundle(output: Path) -> None:
+    """Zip the runtime_support package for `spark-submit --py-files`."""
+    import runtime_support
+
+    root = Path(runtime_support.__file__).parent
+    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                archive.write(path, Path("runtime_support") / path.relative_to(root))
+    click.echo(str(output))
+
+
+def main() -> None:
+    """Console entry point: run the CLI with no traceback ever escaping."""
+    try:
+        cli(standalone_mode=True)
+    except SystemExit:
+        raise
+    except CompileError as err:
+        _fail(err)
+    except Exception as err:  # noqa: BLE001 - last line of defence, see module docstring
+        click.echo(f"Error: internal error: {type(err).__name__}: {err}", err=True)
+        sys.exit(1)
+

@@ -1,0 +1,79 @@
+"""Render a whole job file: Jinja lays out the structure, black formats the result.
+
+Invariant: everything passed to the template is already-rendered Python text whose user-derived
+parts went through ``repr()`` or ``names.py``; the template only loops and places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import black
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
+
+
+@dataclass(frozen=True)
+class JobParts:
+    """The rendered pieces of one job."""
+
+    source_name: str
+    imports: tuple[str, ...]  # "module:name"
+    sources: tuple[tuple[str, str], ...]  # (constant name, repr of the source text)
+    blocks: tuple[str, ...]  # module-level code blocks, in order
+    graph: str  # Python expression building the GraphSpec
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+
+
+def import_lines(imports: tuple[str, ...]) -> list[str]:
+    """Sorted ``from m import a, b`` lines (plus ``import sys``), one per module."""
+    by_module: dict[str, set[str]] = {}
+    for item in imports:
+        module, name = item.split(":")
+        by_module.setdefault(module, set()).add(name)
+    lines = ["import sys", ""]
+    for module in sorted(by_module):
+        names = ", ".join(sorted(by_module[module]))
+        lines.append(f"from {module} import {names}")
+    return lines
+
+
+def render_job(parts: JobParts, job_name: str = "job.py") -> str:
+    """The formatted job source (deterministic: same parts ⇒ same bytes)."""
+    imports = (
+        *parts.imports,
+        "runtime_support.job:main",
+        "runtime_support.spark_exec:run_graph",
+    )
+    text = _environment().get_template("job.py.j2").render(
+        source_name=_comment_safe(parts.source_name),
+        job_name=_comment_safe(job_name),
+        import_lines=import_lines(imports),
+        sources=parts.sources,
+        blocks=parts.blocks,
+        graph=parts.graph,
+        description=repr(f"Tremor program {parts.source_name} on Spark"),
+    )
+    return black.format_str(text, mode=BLACK_MODE)
+
+
+def _comment_safe(text: str) -> str:
+    """A file name fit for a comment line: repr-escaped when it holds anything unusual."""
+    if text.isprintable() and '"""' not in text:
+        return text
+    return repr(text)

@@ -1,0 +1,120 @@
+"""The compiler driver: source file → AST → passes → generated job text.
+
+``compile_source`` dispatches on the file kind; every failure a user can cause surfaces as a
+:class:`CompileError`, never as another exception (see :func:`guarded`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from .diagnostics import CompileError, Warning_
+from .source import Source
+
+T = TypeVar("T")
+
+KINDS = {".tremor": "script", ".trickle": "query", ".troy": "deploy"}
+
+
+@dataclass(frozen=True)
+class CompiledJob:
+    """A generated job and what was learnt on the way."""
+
+    source: Source
+    kind: str
+    tree: object  # the AST after passes (script, query or deploy)
+    job: str  # formatted Python source
+    warnings: tuple[Warning_, ...] = ()
+
+
+def kind_of(path: Path) -> str:
+    """``script``, ``query`` or ``deploy`` from the file extension."""
+    try:
+        return KINDS[path.suffix]
+    except KeyError:
+        raise CompileError(
+            f"Unsupported file type `{path.suffix or path.name}`: expected .tremor, .trickle or .troy"
+        ) from None
+
+
+def guarded(fn: Callable[..., T]) -> Callable[..., T]:
+    """Turn any internal failure into a CompileError so no traceback reaches the user."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: object, **kwargs: object) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except CompileError:
+            raise
+        except RecursionError:
+            raise CompileError("The program is nested too deeply to compile") from None
+        except Exception as err:  # noqa: BLE001 - the boundary that keeps tracebacks away
+            raise CompileError(f"Internal compiler error: {type(err).__name__}: {err}") from err
+
+    return wrapper
+
+
+def read_source(path: Path) -> Source:
+    """Read ``path`` or raise a rendered-friendly CompileError."""
+    try:
+        return Source.from_path(path)
+    except OSError as err:
+        raise CompileError(f"Can not read {path}: {err.strerror or err}") from None
+
+
+def parse(source: Source, kind: str) -> object:
+    """Parse ``source`` as ``kind`` (script/query/deploy)."""
+    if kind == "script":
+        from .parse.script import parse_script
+
+        return parse_script(source)
+    if kind == "query":
+        from .parse.query import parse_query
+
+        return parse_query(source)
+    from .parse.deploy import parse_deploy
+
+    return parse_deploy(source)
+
+
+def script_passes(script: object, source: Source) -> object:
+    """tremor-script: load ``use``d modules, resolve names, fold constants (in this order: folding
+    needs resolved constants and functions)."""
+    from .modules import load_modules
+    from .passes.const_fold import fold_constants
+    from .passes.resolve import resolve
+
+    modules = load_modules(script, source)
+    resolved = resolve(script, source, modules)
+    return fold_constants(resolved, source)
+
+
+@guarded
+def check_source(source: Source, kind: str) -> object:
+    """Parse and run the front-end passes of ``kind``; return the checked tree."""
+    tree = parse(source, kind)
+    if kind == "script":
+        return script_passes(tree, source)
+    from .passes.statements import check_statements
+
+    return check_statements(tree, source, kind)
+
+
+@guarded
+def compile_source(source: Source, kind: str, job_name: str = "job.py") -> CompiledJob:
+    """Compile ``source`` into a job."""
+    tree = check_source(source, kind)
+    from .codegen.build import build_job
+
+    return CompiledJob(
+        source=source, kind=kind, tree=tree, job=build_job(tree, source, kind, job_name)
+    )
+
+
+def compile_path(path: Path, job_name: str = "job.py") -> CompiledJob:
+    """Read, parse, check and generate the job for the file at ``path``."""
+    return compile_source(read_source(path), kind_of(path), job_name)

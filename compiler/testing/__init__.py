@@ -1,0 +1,1 @@
+"""``tremorc test``: run conformance-style cases through real generated PySpark jobs."""

@@ -1,0 +1,176 @@
+"""Run discovered cases through generated PySpark jobs in one reused local SparkSession.
+
+Outputs are compared the way Tremor's harnesses compare them: in order, each value as canonical
+(sorted-key) JSON in which an integer never equals a float.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from runtime_support.jsonio import canonical_json, decode_json
+
+from ..diagnostics import CompileError
+from ..pipeline import check_source, compile_source, kind_of, read_source
+from .cases import Case, discover, input_lines
+from .loader import load_job
+
+
+@dataclass
+class CaseResult:
+    """Outcome of one case (``reason`` says why it failed; ``caret_line`` is for error cases:
+    whether our caret sits on the same source line as Tremor's)."""
+
+    name: str
+    category: str
+    kind: str
+    passed: bool
+    reason: str = ""
+    seconds: float = 0.0
+    caret_line: bool | None = None
+
+
+def _spark():
+    from runtime_support.session import get_session
+
+    return get_session("tremorc-test")
+
+
+def run_job_on_lines(job_text: str, name: str, lines: list[str]) -> list[tuple[str, Any]]:
+    """Run a generated job over JSON lines (ingest_ns = line index); return ``(port, value)``
+    pairs in emission order."""
+    from runtime_support.spark_exec import ordered_union
+
+    spark = _spark()
+    module = load_job(job_text, name)
+    rows = [(i, line, i) for i, line in enumerate(lines)]
+    df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
+    outputs = module.run_pipeline(spark, {"in": df})
+    tagged = []
+    for port, frame in outputs.items():
+        from pyspark.sql import functions as F
+
+        tagged.append(frame.withColumn("port", F.lit(port)))
+    ordered = ordered_union(dict(enumerate(tagged)))
+    return [(row.port, decode_json(row.value)) for row in ordered.collect()]
+
+
+def _compare_values(got: list[Any], expected: list[Any]) -> str:
+    """Empty string when equal, else a short description of the first difference."""
+    for index, (g, e) in enumerate(zip(got, expected)):
+        if canonical_json(g) != canonical_json(e):
+            return f"output {index}: got {canonical_json(g)[:300]} expected {canonical_json(e)[:300]}"
+    if len(got) != len(expected):
+        return f"got {len(got)} outputs, expected {len(expected)}"
+    return ""
+
+
+def run_data_case(case: Case) -> str:
+    """in → out: every emitted value (all ports) in order."""
+    job = compile_source(read_source(case.program), kind_of(case.program)).job
+    emitted = run_job_on_lines(job, case.name, input_lines(case))
+    expected = [decode_json(line) for line in (case.read("out") or "").splitlines() if line.strip()]
+    return _compare_values([value for _, value in emitted], expected)
+
+
+def run_runtime_error_case(case: Case) -> str:
+    """in → an error on ``err`` whose rendered text equals error.txt (other outputs must match
+    ``out`` when the case has one)."""
+    job = compile_source(read_source(case.program), kind_of(case.program)).job
+    emitted = run_job_on_lines(job, case.name, input_lines(case))
+    errors = [v for port, v in emitted if port == "err" and isinstance(v, dict) and "error" in v]
+    expected = (case.read("error.txt") or "").strip()
+    if not any(str(e["error"]).strip() == expected for e in errors):
+        got = errors[0]["error"].strip() if errors else "no error on err"
+        return f"error differs:\n{got}\n--- expected:\n{expected}"
+    return ""
+
+
+def _caret_line(text: str) -> int | None:
+    """Source line number shown just above the first caret line of a rendering."""
+    lines = text.strip().splitlines()
+    for index, line in enumerate(lines):
+        if re.match(r"^\s+\| *\^", line) and index > 0:
+            match = re.match(r"^\s*(\d+) \|", lines[index - 1])
+            return int(match.group(1)) if match else None
+    return None
+
+
+def run_compile_error_case(case: Case, result: CaseResult) -> str:
+    """The program must be rejected with error.txt's rendering (error.re: a regex search)."""
+    try:
+        check_source(read_source(case.program), kind_of(case.program))
+    except CompileError as err:
+        rendered = err.render().strip()
+    else:
+        return "compiled without error"
+    regex = case.read("error.re")
+    if regex is not None:
+        result.caret_line = bool(re.search(regex.strip(), rendered, re.M))
+        return "" if result.caret_line else f"error does not match error.re:\n{rendered}"
+    expected = (case.read("error.txt") or "").strip()
+    result.caret_line = _caret_line(rendered) == _caret_line(expected)
+    if rendered != expected:
+        return f"error differs:\n{rendered}\n--- expected:\n{expected}"
+    return ""
+
+
+RUNNERS: dict[str, Callable[[Case], str]] = {
+    "data": run_data_case,
+    "runtime_error": run_runtime_error_case,
+}
+
+
+def run_case(case: Case) -> CaseResult:
+    """Run one case; never raises (failures become the result's ``reason``)."""
+    result = CaseResult(case.name, case.folder.parent.name, case.kind, False)
+    started = time.perf_counter()
+    try:
+        if case.kind == "compile_error":
+            reason = run_compile_error_case(case, result)
+        elif case.kind in RUNNERS:
+            reason = RUNNERS[case.kind](case)
+        else:
+            reason = f"{case.kind} cases are not supported by the runner yet"
+    except CompileError as err:
+        reason = "compile error:\n" + err.render()
+    except Exception as err:  # noqa: BLE001 - a crashing case is a failed case, not a crash
+        reason = f"{type(err).__name__}: {str(err)[:2000]}"
+    result.seconds = round(time.perf_counter() - started, 3)
+    result.passed = reason == ""
+    result.reason = reason
+    return result
+
+
+def run_paths(
+    paths: tuple[Path, ...],
+    *,
+    pattern: str | None = None,
+    echo: Callable[[str], None] = print,
+    quiet: bool = False,
+    report: Path | None = None,
+) -> list[CaseResult]:
+    """Run every case under ``paths`` (folders or std-lib suite files), one line per case."""
+    from .suites import run_suite_file
+
+    results: list[CaseResult] = []
+    for path in paths:
+        if path.is_file():
+            batch = run_suite_file(path, pattern=pattern)
+        else:
+            cases = [c for c in discover(path) if not pattern or pattern in c.name]
+            batch = [run_case(case) for case in cases]
+        for result in batch:
+            if not quiet or not result.passed:
+                status = "ok  " if result.passed else "FAIL"
+                echo(f"{status} {result.category}/{result.name} ({result.seconds:.2f}s)")
+        results.extend(batch)
+    if report is not None:
+        report.write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
+    return results
