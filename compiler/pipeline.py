@@ -99,9 +99,13 @@ def check_source(source: Source, kind: str) -> object:
     tree = parse(source, kind)
     if kind == "script":
         return script_passes(tree, source)
-    from .passes.statements import check_statements
+    if kind == "query":
+        from .passes.query_checks import check_query
 
-    return check_statements(tree, source, kind)
+        return check_query(tree, source)
+    from .passes.deploy_checks import check_deploy
+
+    return check_deploy(tree, source)
 
 
 @guarded
