@@ -371,6 +371,8 @@ class Const(Expr):
     name: str
     value: Expr
     doc: str | None = None
+    module: tuple[str, ...] = ()
+    """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -384,6 +386,8 @@ class FnDef(Node):
     body: tuple[Expr, ...] = ()
     cases: tuple[MatchCase, ...] = ()
     doc: str | None = None
+    module: tuple[str, ...] = ()
+    """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
