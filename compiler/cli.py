@@ -122,17 +122,16 @@ def dbg_ast(file: Path, checked: bool) -> None:
 @dbg.command("dot")
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_dot(file: Path) -> None:
-    """The pipeline / flow graph of FILE as Graphviz dot."""
-    from .codegen.dot import to_dot
+    """The pipeline / flow graph of FILE as Graphviz dot (taken from the generated job)."""
+    from .codegen.dot import graph_to_dot
+    from .testing.loader import load_job
 
     try:
-        source = read_source(file)
-        kind = kind_of(file)
-        tree = check_source(source, kind)
+        job = compile_path(file).job
     except CompileError as err:
         _fail(err)
         return
-    click.echo(to_dot(tree, kind))
+    click.echo(graph_to_dot(load_job(job, str(file)).GRAPH, title=file.name))
 
 
 @cli.command()

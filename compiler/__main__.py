@@ -1,0 +1,5 @@
+"""``python -m compiler`` is ``tremorc``."""
+
+from .cli import main
+
+main()
