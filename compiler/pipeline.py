@@ -109,13 +109,26 @@ def check_source(source: Source, kind: str) -> object:
 
 
 @guarded
+def warnings_of(source: Source, kind: str) -> tuple[Warning_, ...]:
+    """Tremor's compile-time warnings for ``source`` (tremor-script constructs in any kind)."""
+    from .passes.warnings import collect_warnings
+
+    tree = parse(source, kind)
+    return collect_warnings(tree, source)  # type: ignore[arg-type]
+
+
+@guarded
 def compile_source(source: Source, kind: str, job_name: str = "job.py") -> CompiledJob:
     """Compile ``source`` into a job."""
     tree = check_source(source, kind)
     from .codegen.build import build_job
 
     return CompiledJob(
-        source=source, kind=kind, tree=tree, job=build_job(tree, source, kind, job_name)
+        source=source,
+        kind=kind,
+        tree=tree,
+        job=build_job(tree, source, kind, job_name),
+        warnings=warnings_of(source, kind),
     )
 
 

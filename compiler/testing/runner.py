@@ -17,7 +17,7 @@ from typing import Any
 from runtime_support.jsonio import canonical_json, decode_json
 
 from ..diagnostics import CompileError
-from ..pipeline import check_source, compile_source, kind_of, read_source
+from ..pipeline import check_source, compile_source, kind_of, read_source, warnings_of
 from .cases import Case, discover, input_lines
 from .loader import load_job
 
@@ -121,9 +121,27 @@ def run_compile_error_case(case: Case, result: CaseResult) -> str:
     return ""
 
 
+def _blocks(text: str) -> list[str]:
+    """Rendered diagnostics without blank lines (Tremor separates warnings inconsistently)."""
+    return [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+
+
+def run_warning_case(case: Case) -> str:
+    """The program compiles and its rendered warnings equal warning.txt."""
+    source = read_source(case.program)
+    kind = kind_of(case.program)
+    check_source(source, kind)
+    rendered = "\n".join(w.render() for w in warnings_of(source, kind))
+    expected = case.read("warning.txt") or ""
+    if _blocks(rendered) != _blocks(expected):
+        return f"warnings differ:\n{rendered}\n--- expected:\n{expected.strip()}"
+    return ""
+
+
 RUNNERS: dict[str, Callable[[Case], str]] = {
     "data": run_data_case,
     "runtime_error": run_runtime_error_case,
+    "warning": run_warning_case,
 }
 
 
