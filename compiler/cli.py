@@ -77,9 +77,7 @@ def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> 
         argv += ["-i", infile]
     if outfile:
         argv += ["-o", outfile]
-    from runtime_support.job import main as job_main
-
-    sys.exit(job_main(module.run_pipeline, description=str(file), argv=argv))
+    sys.exit(module.main(argv))
 
 
 @cli.command("test")

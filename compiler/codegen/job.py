@@ -57,7 +57,7 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The formatted job source (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
-        "runtime_support.job:main",
+        "runtime_support.job:run_job_cli",
         "runtime_support.spark_exec:run_graph",
     )
     text = _environment().get_template("job.py.j2").render(
