@@ -200,3 +200,50 @@ def test_std_constant_overflow_when_registry_available():
         op="+", left=const, right=lit(1, t.span("1")), span=t.span("unsigned::MAX + 1")
     )
     assert _render(t, expr) == expected.rstrip("\n")
+
+
+# -- corpus checks through the real parser and resolver -------------------------------------
+
+CONFORMANCE = Path("/work/shared/conformance")
+
+
+def _front_end(path: Path):
+    """Parse and resolve a corpus script; None when an earlier phase rejects it."""
+    parse = pytest.importorskip("compiler.parse.script", exc_type=ImportError)
+    from compiler.passes.resolve import resolve_script
+
+    src = Source("script.tremor", path.read_text())
+    try:
+        return resolve_script(parse.parse_script(src), src).flat(), src
+    except CompileError:
+        return None
+
+
+def _cases(sub: str) -> list[Path]:
+    root = CONFORMANCE / sub
+    return (
+        sorted(d for d in root.iterdir() if (d / "script.tremor").exists()) if root.exists() else []
+    )
+
+
+@pytest.mark.parametrize("case", _cases("script_errors"), ids=lambda p: p.name)
+def test_corpus_fold_errors_render_like_tremor(case):
+    front = _front_end(case / "script.tremor")
+    if front is None:
+        pytest.skip("rejected before constant folding")
+    script, src = front
+    try:
+        fold_constants(script, src)
+    except CompileError as e:
+        assert e.render() == (case / "error.txt").read_text().rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    "case", _cases("scripts") + _cases("script_runtime_errors"), ids=lambda p: p.name
+)
+def test_corpus_valid_scripts_fold_without_compile_errors(case):
+    front = _front_end(case / "script.tremor")
+    if front is None:
+        pytest.skip("rejected before constant folding")
+    script, src = front
+    fold_constants(script, src)
