@@ -307,7 +307,7 @@ class Lexer:
             elif text.startswith("#{", pos):
                 if pos > piece:
                     self.add("str", piece, pos)
-                self.interpolation(pos, heredoc)
+                self.interpolation(pos, heredoc, start)
                 piece = self.pos
             else:
                 self.pos += 1
@@ -357,7 +357,7 @@ class Lexer:
             raise _error("An invalid UTF8 escape sequence was found", pos, end)
         self.pos = end
 
-    def interpolation(self, pos: int, heredoc: bool) -> None:
+    def interpolation(self, pos: int, heredoc: bool, string_start: int) -> None:
         """Lex ``#{ tokens }`` at ``pos``; nested strings recurse through :meth:`lex_until`."""
         text = self.text
         self.add("punct", pos, pos + 2)
@@ -371,12 +371,17 @@ class Lexer:
             closed = False
         if not closed:
             end = _line_end(text, pos) if heredoc else pos + 2
-            raise _error(
+            err = _error(
                 "It looks like you forgot to terminate a string interpolation with a closing '}'",
                 pos,
                 end,
                 INTERP_HINT,
             )
+            if heredoc:
+                # Tremor shows a heredoc's unterminated interpolation from the heredoc's line on.
+                line_start = text.rfind("\n", 0, string_start) + 1
+                err.outer = Span(line_start, end)
+            raise err
         if len(self.tokens) == mark:
             raise _error(
                 "You have an interpolation without content.", pos, self.pos + 1, INTERP_HINT

@@ -6,9 +6,10 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Union
 
+from ..source import Span
 from .common import Node
 
 # --------------------------------------------------------------------------------------------
@@ -358,10 +359,14 @@ class Drop(Expr):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Use(Node):
-    """``use a::b::c [as d]`` (group forms are expanded into one Use per module)."""
+    """``use a::b::c [as d]`` (group forms are expanded into one Use per module).
+
+    ``path_span`` covers just the module path as written (used by "module not found" errors).
+    """
 
     path: tuple[str, ...]
     alias: str
+    path_span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

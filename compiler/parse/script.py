@@ -103,16 +103,20 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def visit_use_stmt(self, node: PNode, children: list[Any]) -> list[ast.Use]:
         span = span_of(node)
-        return [ast.Use(path=path, alias=alias, span=span) for path, alias in children[2]]
+        return [
+            ast.Use(path=path, alias=alias, path_span=pspan, span=span)
+            for path, alias, pspan in children[2]
+        ]
 
-    def visit_use_tree(self, node: PNode, children: list[Any]) -> list[tuple[tuple[str, ...], str]]:
+    def visit_use_tree(self, node: PNode, children: list[Any]) -> list[tuple[Any, str, Span]]:
         prefix = tuple(_first_and_rest(children[:2]))
+        pspan = Span(node.start, node.children[1].end)
         tail = _opt(children[2])
         if tail is None:
-            return [(prefix, prefix[-1])]
+            return [(prefix, prefix[-1], pspan)]
         if isinstance(tail, str):
-            return [(prefix, tail)]
-        return [(prefix + path, alias) for path, alias in tail]
+            return [(prefix, tail, pspan)]
+        return [(prefix + path, alias, span) for path, alias, span in tail]
 
     def visit_use_group(self, node: PNode, children: list[Any]) -> list[Any]:
         trees = [children[5], *_rest(children[6], 3)]
