@@ -144,7 +144,7 @@ def want_int(v: Any) -> int:
 
 
 def want_uint(v: Any) -> int:
-    """``v`` if it is a non-negative integer (Rust ``as_u64``/``as_usize``), else :class:`BadType`."""
+    """``v`` if it is a non-negative integer (Rust ``as_u64``), else :class:`BadType`."""
     if type(v) is not int or v < 0:
         raise BadType()
     return v

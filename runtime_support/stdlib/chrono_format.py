@@ -7,7 +7,7 @@ because Python's ``datetime`` stops at microseconds while ``%f`` prints nine dig
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 __all__ = ["Moment", "Token", "format_moment", "tokenize"]
 

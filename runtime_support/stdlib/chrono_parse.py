@@ -44,7 +44,7 @@ class _Scanner:
 
     def number(self, max_width: int, signed: bool = False) -> int:
         self.need()
-        m = re.compile(r"[+-]?\d+" if signed else r"\d{1,%d}" % max_width).match(self.s, self.i)
+        m = re.compile(r"[+-]?\d+" if signed else rf"\d{{1,{max_width}}}").match(self.s, self.i)
         if not m:
             raise ChronoParseError(INVALID)
         self.i = m.end()

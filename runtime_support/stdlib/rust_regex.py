@@ -137,7 +137,9 @@ class _Translator:
         rest = self.p[self.i :]
         if rest.startswith(("(?=", "(?!", "(?<=", "(?<!")):
             raise _error(
-                self.p, self.i, "look-around, including look-ahead and look-behind, is not supported"
+                self.p,
+                self.i,
+                "look-around, including look-ahead and look-behind, is not supported",
             )
         flags = re.match(r"\(\?([imsxU-]*)\)", rest)
         if flags:
@@ -206,7 +208,7 @@ _REPL = re.compile(r"\$(?:\$|\{([^}]*)\}|([0-9A-Za-z_]+))")
 
 
 def expand(m: re.Match[str], template: str) -> str:
-    """Rust ``Replacer`` expansion: ``$1``, ``$name``, ``${name}``, ``$$``; unknown groups are ``""``.
+    """Rust replacement expansion: ``$1``, ``$name``, ``${name}``, ``$$``; unknown groups: ``""``.
 
     >>> m = re.search(r"(?P<y>\\d+)-(\\d+)", "on 2024-05")
     >>> expand(m, "$2/${y} $$ $nope|")

@@ -188,4 +188,3 @@ def into_binary(s: Any) -> bytes:
 def reverse(s: Any) -> str:
     """Reverse by code point."""
     return want_str(s)[::-1]
-
