@@ -181,6 +181,7 @@ def _rfc3339(m: Moment) -> str:
 def format_moment(m: Moment, fmt: str) -> str:
     """Render ``m`` with a chrono format string.
 
+    >>> from datetime import timedelta, timezone
     >>> mom = Moment(datetime(1970, 1, 1, 1, tzinfo=timezone(timedelta(hours=1))), 123)
     >>> format_moment(mom, "%Y-%m-%dT%H:%M:%S.%f%:z|%a, %e %b|%+")
     '1970-01-01T01:00:00.000000123+01:00|Thu,  1 Jan|1970-01-01T01:00:00.000000123+01:00'
