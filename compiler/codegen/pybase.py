@@ -1,0 +1,189 @@
+"""Shared state of the tremor-script → Python generator: output lines, imports, sites, scopes.
+
+Invariants: generated text is produced only through :class:`Base.line`; user identifiers only
+through :class:`~compiler.codegen.names.Names`; user strings only through ``repr``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from runtime_support.highlight import expand_lines
+
+from ..ast import script as ast
+from ..source import Source, Span
+from .names import Names
+
+INDENT = "    "
+
+# Runtime names the generator may use, by module (the lead turns them into import lines).
+RUNTIME = {
+    "runtime_support.ops": (
+        "add", "band", "bxor", "check_bool", "check_bool_rhs", "div", "eq", "ge", "gt", "le",
+        "lshr", "lt", "mod", "mul", "ne", "shl", "shr", "sub", "unary", "xor_bool",
+    ),
+    "runtime_support.paths": (
+        "INDEX_SEGMENT", "get_field", "get_index", "get_range", "present",
+    ),
+    "runtime_support.jsonio": ("interp_str",),
+    "runtime_support.errors": ("TremorError",),
+    "runtime_support.script_rt": (
+        "NO_MATCH", "UNSET", "assign", "bad_assign", "binary_lit", "fold_done", "fold_start",
+        "fold_step", "guard", "items_of", "match_array", "merge_values", "need", "no_clause",
+        "patch_apply", "recursion_limit",
+    ),
+    "runtime_support.stdlib.registry": ("call", "constant", "lookup"),
+    "runtime_support.extractors": ("compile_extractor",),
+}
+_MODULE_OF = {name: module for module, names in RUNTIME.items() for name in names}
+
+
+@dataclass
+class FnState:
+    """Per generated Python function: scopes of Tremor locals and definite assignment."""
+
+    is_entry: bool
+    params: tuple[str, ...] = ()
+    param_idents: tuple[str, ...] = ()
+    scopes: list[dict[str, str]] = field(default_factory=lambda: [{}])
+    assigned: set[str] = field(default_factory=set)
+    plain_locals: set[str] = field(default_factory=set)
+    uses_depth: bool = False
+
+
+class Base:
+    """Output buffer, import and site tables, name allocation."""
+
+    def __init__(self, source: Source, prefix: str) -> None:
+        self.source = source
+        self.prefix = prefix
+        self.names = Names(reserved=("event", "meta", "state", "ctx", "site", "args"))
+        self.imports: set[str] = set()
+        self.sites: list[tuple[int, int, int, int]] = []
+        self._site_ids: dict[tuple[int, int, int, int], int] = {}
+        self.module_lines: list[str] = []
+        self.out: list[str] = []
+        self.depth = 0
+        self.fn = FnState(is_entry=True)
+        self.in_module = False
+        self._std: dict[str, str] = {}
+        self._ext: dict[tuple[str, str], str] = {}
+
+    # -- output -----------------------------------------------------------------------------
+
+    def line(self, text: str) -> None:
+        self.out.append(INDENT * self.depth + text)
+
+    @contextmanager
+    def indented(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextmanager
+    def capture(self) -> Iterator[list[str]]:
+        """Collect the lines written inside the block instead of emitting them."""
+        saved = self.out
+        self.out = []
+        try:
+            yield self.out
+        finally:
+            captured = self.out
+            self.out = saved
+            self._captured = captured
+
+    def rt(self, name: str) -> str:
+        """A runtime-support name, recorded as an import."""
+        self.imports.add(f"{_MODULE_OF[name]}:{name}")
+        return name
+
+    def temp(self) -> str:
+        return self.names.temp()
+
+    # -- sites ------------------------------------------------------------------------------
+
+    def site(self, inner: Span, outer: Span | None = None, expand: int = 0) -> int:
+        """The id of a (inner, outer) span pair; ``expand`` widens outer by whole lines."""
+        if self.in_module or inner.end <= inner.start and inner.start == 0:
+            return -1
+        out = outer or inner
+        o = (min(out.start, inner.start), max(out.end, inner.end))
+        if expand:
+            o = expand_lines(self.source.text, o, expand, expand)
+        key = (inner.start, inner.end, o[0], o[1])
+        found = self._site_ids.get(key)
+        if found is None:
+            found = self._site_ids[key] = len(self.sites)
+            self.sites.append(key)
+        return found
+
+    def field_span(self, seg: ast.Segment) -> Span:
+        """A field segment's span without its leading dot."""
+        span = seg.span
+        text = self.source.text
+        start = span.start
+        while start < span.end and text[start] in ". \t\n":
+            start += 1
+        return Span(start, span.end)
+
+    # -- scopes -----------------------------------------------------------------------------
+
+    def local(self, name: str) -> str:
+        """The Python identifier a Tremor local currently maps to."""
+        for scope in reversed(self.fn.scopes):
+            if name in scope:
+                return scope[name]
+        ident = self.names.get("local", (name,))
+        self.fn.plain_locals.add(ident)
+        return ident
+
+    @contextmanager
+    def shadowing(self, names: dict[str, str]) -> Iterator[None]:
+        """Clause-scoped bindings: ``names`` maps Tremor names to fresh identifiers."""
+        self.fn.scopes.append(names)
+        saved = set(self.fn.assigned)
+        self.fn.assigned |= set(names.values())
+        try:
+            yield
+        finally:
+            self.fn.scopes.pop()
+            self.fn.assigned = saved
+
+    @contextmanager
+    def branch(self) -> Iterator[None]:
+        """Code that may not run: assignments inside do not count as definite afterwards."""
+        saved = set(self.fn.assigned)
+        try:
+            yield
+        finally:
+            self.fn.assigned = saved
+
+    # -- module-level bindings --------------------------------------------------------------
+
+    def std_fn(self, path: str) -> str:
+        """Module-level binding of a std-lib function looked up once."""
+        found = self._std.get(path)
+        if found is None:
+            found = self._std[path] = self.names.get("std", tuple(path.split("::")[1:]))
+            self.module_lines.append(f"{found} = {self.rt('lookup')}({path!r})")
+        return found
+
+    def std_const(self, path: str) -> str:
+        found = self._std.get("#" + path)
+        if found is None:
+            found = self._std["#" + path] = self.names.get("stdconst", tuple(path.split("::")))
+            self.module_lines.append(f"{found} = {self.rt('constant')}({path!r})")
+        return found
+
+    def extractor(self, ext: ast.Extractor) -> str:
+        key = (ext.name.lower(), ext.rule)
+        found = self._ext.get(key)
+        if found is None:
+            found = self._ext[key] = self.names.fresh("extractor", (key[0],))
+            call = f"{self.rt('compile_extractor')}({key[0]!r}, {ext.rule!r})"
+            self.module_lines.append(f"{found} = {call}")
+        return found

@@ -1,0 +1,165 @@
+"""``match`` and its patterns as Python ``if``/``elif`` chains.
+
+A pattern compiles against an atomic subject expression to a condition string and an
+expression for its bound value (valid once the condition held). Extracted values are captured
+with assignment expressions inside the condition, so evaluating the condition has no other
+effect. Clause-scoped names (``x = pattern``) get fresh identifiers.
+"""
+
+from __future__ import annotations
+
+from ..ast import script as ast
+from .pystmts import Finish, StmtGen
+
+_CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+
+
+class PatternGen(StmtGen):
+    """Match expressions and patterns (mixed into the script generator)."""
+
+    def match(self, e: ast.Match, finish: Finish | None) -> None:
+        subject = self.spill(self.expr(e.target))
+        no_match_site = self.site(e.span, e.span, expand=2)
+        self.clauses(e.cases, subject, finish, no_match_site)
+
+    def clauses(
+        self, cases: tuple[ast.MatchCase, ...], subject: str, finish: Finish | None, site: int,
+        on_bind: dict[str, str] | None = None,
+    ) -> None:
+        """The ``if``/``elif`` chain of ``cases``; no match raises at ``site``."""
+        opened = 0
+        keyword = "if"
+        for case in cases:
+            shadows: dict[str, str] = dict(on_bind or {})
+            with self.capture() as pre:
+                cond = self.case_condition(case, subject, shadows)
+            if pre and keyword == "elif":
+                self.line("else:")
+                self.depth += 1
+                opened += 1
+                keyword = "if"
+            self.out.extend(pre)
+            with self.shadowing(shadows):
+                if cond == "True":
+                    self.line("else:" if keyword == "elif" else "if True:")
+                else:
+                    self.line(f"{keyword} {cond}:")
+                with self.indented(), self.branch():
+                    start = len(self.out)
+                    self.body(case.body, finish)
+                    if len(self.out) == start:
+                        self.line("pass")
+            if cond == "True":
+                break
+            keyword = "elif"
+        else:
+            self.line("else:")
+            with self.indented():
+                self.line(f"raise {self.rt('no_clause')}({site})")
+        self.depth -= opened
+
+    def case_condition(self, case: ast.MatchCase, subject: str, shadows: dict[str, str]) -> str:
+        cond, _ = self.pattern(case.pattern, subject, shadows, want=False)
+        if case.guard is None:
+            return cond
+        with self.shadowing(shadows):
+            guard = self.expr(case.guard)
+        check = f"{self.rt('guard')}({guard}, {self.site(case.guard.span)})"
+        return check if cond == "True" else f"{cond} and {check}"
+
+    # -- patterns ---------------------------------------------------------------------------
+
+    def pattern(
+        self, p: ast.Pattern, subj: str, shadows: dict[str, str], want: bool
+    ) -> tuple[str, str]:
+        """(condition, bound value) of ``p`` against the atomic expression ``subj``."""
+        if isinstance(p, ast.AnyPattern):
+            return "True", subj
+        if isinstance(p, ast.AssignPattern):
+            cond, value = self.pattern(p.pattern, subj, shadows, want=True)
+            ident = self.names.fresh("shadow", (p.name,))
+            shadows[p.name] = ident
+            bind = f"({ident} := {value}) is not {self.rt('NO_MATCH')}"
+            return (bind if cond == "True" else f"{cond} and {bind}"), ident
+        if isinstance(p, ast.ExprPattern):
+            with self.shadowing(shadows):
+                value = self.expr(p.expr)
+            return f"{self.rt('eq')}({subj}, {value})", subj
+        if isinstance(p, ast.ExtractorPattern):
+            return self.extract(p.extractor, subj)
+        if isinstance(p, ast.RecordPattern):
+            return self.record_pattern(p, subj, shadows, want)
+        if isinstance(p, ast.TuplePattern):
+            return self.tuple_pattern(p, subj, shadows, want)
+        assert isinstance(p, ast.ArrayPattern)
+        return self.array_pattern(p, subj, shadows)
+
+    def extract(self, ext: ast.Extractor, subj: str) -> tuple[str, str]:
+        tmp = self.temp()
+        call = f"{self.extractor(ext)}.extract({subj}, ctx)"
+        return f"({tmp} := {call}) is not {self.rt('NO_MATCH')}", tmp
+
+    def record_pattern(
+        self, p: ast.RecordPattern, subj: str, shadows: dict[str, str], want: bool
+    ) -> tuple[str, str]:
+        conds = [f"type({subj}) is dict"]
+        bound: list[str] = []
+        for f in p.fields:
+            key = repr(f.key)
+            item = f"{subj}[{key}]"
+            if f.kind == "absent":
+                conds.append(f"{key} not in {subj}")
+                continue
+            conds.append(f"{key} in {subj}")
+            if f.kind == "present":
+                bound.append(f"{key}: {item}")
+            elif f.kind == "extract":
+                assert f.extractor is not None
+                cond, value = self.extract(f.extractor, item)
+                conds.append(cond)
+                bound.append(f"{key}: {value}")
+            elif f.kind == "cmp":
+                assert f.expr is not None and f.op is not None
+                with self.shadowing(shadows):
+                    value = self.expr(f.expr)
+                site = self.site(f.span)
+                conds.append(f"{self.rt(_CMP[f.op])}({item}, {value}, {site}) is True")
+            else:
+                assert f.pattern is not None
+                cond, value = self.pattern(f.pattern, item, shadows, want)
+                conds.append(cond)
+                bound.append(f"{key}: {value}")
+        return " and ".join(conds), "{" + ", ".join(bound) + "}"
+
+    def tuple_pattern(
+        self, p: ast.TuplePattern, subj: str, shadows: dict[str, str], want: bool
+    ) -> tuple[str, str]:
+        n = len(p.elements)
+        if p.open:
+            conds = [f"type({subj}) is list"] + ([f"len({subj}) >= {n}"] if n else [])
+        else:
+            conds = [f"type({subj}) is list", f"len({subj}) == {n}"]
+        values = []
+        for i, element in enumerate(p.elements):
+            cond, value = self.pattern(element, f"{subj}[{i}]", shadows, want)
+            if cond != "True":
+                conds.append(cond)
+            values.append(value)
+        return " and ".join(conds), "[" + ", ".join(values) + "]"
+
+    def array_pattern(
+        self, p: ast.ArrayPattern, subj: str, shadows: dict[str, str]
+    ) -> tuple[str, str]:
+        if not p.elements:
+            return f"type({subj}) is list", "[]"
+        preds = []
+        for element in p.elements:
+            if isinstance(element, ast.AnyPattern):
+                preds.append("lambda _e: None")
+                continue
+            cond, value = self.pattern(element, "_e", shadows, want=True)
+            preds.append(f"lambda _e: ({value},) if {cond} else {self.rt('NO_MATCH')}")
+        tmp = self.temp()
+        call = f"{self.rt('match_array')}({subj}, ({''.join(x + ', ' for x in preds)}))"
+        nm = self.rt("NO_MATCH")
+        return f"type({subj}) is list and ({tmp} := {call}) is not {nm}", tmp
