@@ -66,7 +66,16 @@ PUNCTUATION = (
 )
 
 INTERP_HINT = "Did you mean to write a literal '#{'? Escape it as '\\#{'."
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_SIMPLE_ESCAPES = {
+    '"': '"',
+    "\\": "\\",
+    "#": "#",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
 _STRING_TROUBLE = (
     "It looks like you forgot to terminate a string",
     "It looks like you forgot to terminate a here doc",
@@ -183,7 +192,11 @@ class Lexer:
             return
         if text.startswith("#!", start):
             raise _error("An unexpected character '!' was found", start + 1, start + 2)
-        kind = "moddoc" if text.startswith("###", start) else "doc" if text.startswith("##", start) else ""
+        kind = (
+            "moddoc"
+            if text.startswith("###", start)
+            else "doc" if text.startswith("##", start) else ""
+        )
         if kind:
             self.add(kind, start, end)
         self.pos = end
@@ -274,7 +287,7 @@ class Lexer:
         if after >= len(text) or text[after] != "\n":
             if after >= len(text):
                 raise _error(
-                    "It looks like you forgot to terminate a here doc with with a closing '\"\"\"'",
+                    'It looks like you forgot to terminate a here doc with with a closing \'"""\'',
                     start,
                     after,
                 )
@@ -321,7 +334,7 @@ class Lexer:
     def unterminated(self, start: int, heredoc: bool) -> None:
         if heredoc:
             raise _error(
-                "It looks like you forgot to terminate a here doc with with a closing '\"\"\"'",
+                'It looks like you forgot to terminate a here doc with with a closing \'"""\'',
                 start,
                 start + 3,
             )

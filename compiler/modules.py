@@ -119,8 +119,9 @@ def _read(filename: str, use: ast.Use, source: Source) -> Source:
     try:
         return Source.from_path(Path(filename))
     except OSError as err:
-        raise CompileError(f"Module `{'::'.join(use.path)}` not readable: {err}", use.span,
-                           source=source) from None
+        raise CompileError(
+            f"Module `{'::'.join(use.path)}` not readable: {err}", use.span, source=source
+        ) from None
 
 
 def _uses(tree: Node) -> Iterator[ast.Use]:

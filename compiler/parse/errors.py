@@ -27,21 +27,28 @@ from ..source import Source, Span
 
 T = TypeVar("T")
 
-_PRIMARY = "`!`, `\"`, `$`, `(`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, `float`, `group`, `\"\"\"`, `int`, `merge`, `nil`, `not`, `patch`, `present`, `recur`, `state`, `window`, `{`"
+_PRIMARY = (
+    '`!`, `"`, `$`, `(`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, `float`, '
+    '`group`, `"""`, `int`, `merge`, `nil`, `not`, `patch`, `present`, `recur`, `state`, '
+    "`window`, `{`"
+)
 NOT_OPERAND = _PRIMARY.split(", ")
 EXPR_START = (
-    "`!`, `\"`, `$`, `(`, `+`, `-`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, "
-    "`float`, `for`, `group`, `\"\"\"`, `int`, `match`, `merge`, `nil`, `not`, `patch`, `present`, "
+    '`!`, `"`, `$`, `(`, `+`, `-`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, '
+    '`float`, `for`, `group`, `"""`, `int`, `match`, `merge`, `nil`, `not`, `patch`, `present`, '
     "`recur`, `state`, `window`, `{`"
 ).split(", ")
 TOP_START = (
-    "`!`, `\"`, `$`, `(`, `+`, `-`, `<<`, `<doc-comment>`, `<ident>`, `<mod-comment>`, `[`, "
+    '`!`, `"`, `$`, `(`, `+`, `-`, `<<`, `<doc-comment>`, `<ident>`, `<mod-comment>`, `[`, '
     "`absent`, `args`, `bool`, `const`, `drop`, `emit`, `event`, `float`, `fn`, `for`, `group`, "
-    "`\"\"\"`, `int`, `intrinsic`, `let`, `match`, `merge`, `nil`, `not`, `patch`, `present`, "
+    '`"""`, `int`, `intrinsic`, `let`, `match`, `merge`, `nil`, `not`, `patch`, `present`, '
     "`recur`, `state`, `use`, `window`, `{`"
 ).split(", ")
-STMT_START = [t for t in TOP_START if t not in ("`<doc-comment>`", "`<mod-comment>`", "`const`",
-                                                "`fn`", "`intrinsic`", "`use`")]
+STMT_START = [
+    t
+    for t in TOP_START
+    if t not in ("`<doc-comment>`", "`<mod-comment>`", "`const`", "`fn`", "`intrinsic`", "`use`")
+]
 PATH_FOLLOW = (
     "`!=`, `%`, `&`, `*`, `+`, `-`, `.`, `.`, `/`, `;`, `<`, `<<`, `<=`, `==`, `>`, `>=`, `>>`, "
     "`>>>`, `[`, `^`, `and`, `or`, `xor`"
@@ -50,7 +57,9 @@ LOCAL_FOLLOW = (
     "`!=`, `%`, `&`, `(`, `*`, `+`, `-`, `.`, `.`, `/`, `::`, `;`, `<`, `<<`, `<=`, `==`, `>`, "
     "`>=`, `>>`, `>>>`, `[`, `^`, `and`, `or`, `xor`"
 ).split(", ")
-LET_TARGET = "`$`, `(`, `<ident>`, `[`, `args`, `event`, `group`, `state`, `window`, `{`".split(", ")
+LET_TARGET = "`$`, `(`, `<ident>`, `[`, `args`, `event`, `group`, `state`, `window`, `{`".split(
+    ", "
+)
 FOLD_OPS = "`%`, `&`, `*`, `+`, `-`, `/`, `<<`, `>>`, `>>>`, `^`, `and`, `or`, `xor`".split(", ")
 _BINARY_OPS = {"or", "xor", "and", "^", "&", "==", "!=", "<", "<=", ">", ">=", ">>", ">>>", "<<"}
 _BINARY_OPS |= {"+", "-", "*", "/", "%"}
@@ -208,6 +217,10 @@ def syntax_error(text: str, pos: int, tokens: list[Token] | None = None) -> Comp
     )
 
 
+# parsimonious parses ~30 kB/s with its packrat cache; beyond this a parse would take minutes.
+MAX_SOURCE_CHARS = 1_000_000
+
+
 def parse_rule(grammar: Grammar, rule: str | None, source: Source) -> PNode:
     """Parse all of ``source.text`` with ``rule`` (default rule if None), Tremor-style errors.
 
@@ -217,6 +230,12 @@ def parse_rule(grammar: Grammar, rule: str | None, source: Source) -> PNode:
         CompileError: lexical or syntax error, with ``source`` attached.
     """
     text = source.text
+    if len(text) > MAX_SOURCE_CHARS:
+        raise CompileError(
+            f"The script is too large to be parsed ({len(text)} characters, the limit is "
+            f"{MAX_SOURCE_CHARS})",
+            source=source,
+        )
     try:
         tokens = tokenize(text)
     except CompileError as err:
@@ -274,5 +293,6 @@ def _as_compile_error(exc: BaseException, source: Source) -> CompileError:
     if isinstance(exc, (KeyboardInterrupt, SystemExit)):
         raise exc
     inner = getattr(exc, "original_class", None)
-    return CompileError(f"Internal parser error: {inner or type(exc).__name__}: {exc}",
-                        source=source)
+    return CompileError(
+        f"Internal parser error: {inner or type(exc).__name__}: {exc}", source=source
+    )

@@ -135,10 +135,22 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         body = children[10]
         doc = self.doc_before(node.start)
         if body[0] == "with":
-            return ast.FnDef(name=children[2], params=params, varargs=varargs, body=body[1],
-                             doc=doc, span=span_of(node))
-        return ast.FnDef(name=children[2], params=params, varargs=varargs, cases=body[1], doc=doc,
-                         span=span_of(node))
+            return ast.FnDef(
+                name=children[2],
+                params=params,
+                varargs=varargs,
+                body=body[1],
+                doc=doc,
+                span=span_of(node),
+            )
+        return ast.FnDef(
+            name=children[2],
+            params=params,
+            varargs=varargs,
+            cases=body[1],
+            doc=doc,
+            span=span_of(node),
+        )
 
     def visit_fn_params(self, node: PNode, children: list[Any]) -> tuple[tuple[str, ...], bool]:
         inner = children[0]
@@ -159,12 +171,17 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return "of", tuple(cases + ([default] if default is not None else []))
 
     def visit_fn_default(self, node: PNode, children: list[Any]) -> ast.MatchCase:
-        return ast.MatchCase(pattern=children[0], guard=None, body=tuple(children[4]),
-                             span=span_of(node))
+        return ast.MatchCase(
+            pattern=children[0], guard=None, body=tuple(children[4]), span=span_of(node)
+        )
 
     def visit_fn_case(self, node: PNode, children: list[Any]) -> ast.MatchCase:
-        return ast.MatchCase(pattern=children[2], guard=_opt(children[4]), body=tuple(children[7]),
-                             span=span_of(node))
+        return ast.MatchCase(
+            pattern=children[2],
+            guard=_opt(children[4]),
+            body=tuple(children[7]),
+            span=span_of(node),
+        )
 
     def visit_fn_tuple(self, node: PNode, children: list[Any]) -> ast.TuplePattern:
         elems, open_ = _opt(children[2]) or ((), False)
@@ -172,9 +189,14 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def visit_intrinsic_def(self, node: PNode, children: list[Any]) -> ast.Intrinsic:
         params, varargs = _opt(children[8]) or ((), False)
-        return ast.Intrinsic(name=children[4], params=params, varargs=varargs,
-                             target=tuple(children[14]), doc=self.doc_before(node.start),
-                             span=span_of(node))
+        return ast.Intrinsic(
+            name=children[4],
+            params=params,
+            varargs=varargs,
+            target=tuple(children[14]),
+            doc=self.doc_before(node.start),
+            span=span_of(node),
+        )
 
     def visit_module_path(self, node: PNode, children: list[Any]) -> list[str]:
         return _first_and_rest(children)
@@ -234,8 +256,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.Drop(span=span_of(node))
 
     def _match(self, node: PNode, children: list[Any], mutable: bool) -> ast.Match:
-        return ast.Match(target=children[2], cases=tuple(children[6]), mutable=mutable,
-                         span=span_of(node))
+        return ast.Match(
+            target=children[2], cases=tuple(children[6]), mutable=mutable, span=span_of(node)
+        )
 
     def visit_match_mut(self, node: PNode, children: list[Any]) -> ast.Match:
         return self._match(node, children, True)
@@ -244,8 +267,12 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return self._match(node, children, False)
 
     def _case(self, node: PNode, children: list[Any]) -> ast.MatchCase:
-        return ast.MatchCase(pattern=children[2], guard=_opt(children[4]), body=tuple(children[7]),
-                             span=span_of(node))
+        return ast.MatchCase(
+            pattern=children[2],
+            guard=_opt(children[4]),
+            body=tuple(children[7]),
+            span=span_of(node),
+        )
 
     visit_match_case_mut = _case
     visit_match_case_imut = _case
@@ -258,8 +285,14 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def _for(self, node: PNode, children: list[Any], mutable: bool) -> ast.For:
         into, op = _opt(children[7]) or (None, None)
-        return ast.For(target=children[2], cases=tuple(children[6]), into=into, fold_op=op,
-                       mutable=mutable, span=span_of(node))
+        return ast.For(
+            target=children[2],
+            cases=tuple(children[6]),
+            into=into,
+            fold_op=op,
+            mutable=mutable,
+            span=span_of(node),
+        )
 
     def visit_for_mut(self, node: PNode, children: list[Any]) -> ast.For:
         return self._for(node, children, True)
@@ -269,8 +302,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def _for_case(self, node: PNode, children: list[Any]) -> ast.ForCase:
         key, value = children[2]
-        return ast.ForCase(key=key, value=value, guard=_opt(children[4]), body=tuple(children[7]),
-                           span=span_of(node))
+        return ast.ForCase(
+            key=key,
+            value=value,
+            guard=_opt(children[4]),
+            body=tuple(children[7]),
+            span=span_of(node),
+        )
 
     visit_for_case_mut = _for_case
     visit_for_case_imut = _for_case
@@ -309,8 +347,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
             return base
         span = span_of(node)
         if isinstance(base, ast.Path) and base.root != "expr":
-            return ast.Path(root=base.root, segments=base.segments + tuple(segs), name=base.name,
-                            module=base.module, span=span)
+            return ast.Path(
+                root=base.root,
+                segments=base.segments + tuple(segs),
+                name=base.name,
+                module=base.module,
+                span=span,
+            )
         return ast.Path(root="expr", expr=base, segments=tuple(segs), span=span)
 
     def visit_paren(self, node: PNode, children: list[Any]) -> ast.Expr:
@@ -329,13 +372,19 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.IndexSeg(index=children[3], span=Span(node.children[1].start, node.end))
 
     def visit_range_seg(self, node: PNode, children: list[Any]) -> ast.RangeSeg:
-        return ast.RangeSeg(start=children[3], end=children[8],
-                            span=Span(node.children[1].start, node.end))
+        return ast.RangeSeg(
+            start=children[3], end=children[8], span=Span(node.children[1].start, node.end)
+        )
 
     def visit_path(self, node: PNode, children: list[Any]) -> ast.Path:
         root, segs = children
-        return ast.Path(root=root.root, segments=root.segments + tuple(segs), name=root.name,
-                        module=root.module, span=span_of(node))
+        return ast.Path(
+            root=root.root,
+            segments=root.segments + tuple(segs),
+            name=root.name,
+            module=root.module,
+            span=span_of(node),
+        )
 
     def visit_event_root(self, node: PNode, _c: list[Any]) -> ast.Path:
         return ast.Path(root="event", span=span_of(node))
@@ -373,8 +422,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def visit_call(self, node: PNode, children: list[Any]) -> ast.Call:
         parts = _first_and_rest(children[:2])
         args = _opt(children[5]) or []
-        return ast.Call(module=tuple(parts[:-1]), name=parts[-1], args=tuple(args),
-                        span=span_of(node))
+        return ast.Call(
+            module=tuple(parts[:-1]), name=parts[-1], args=tuple(args), span=span_of(node)
+        )
 
     def visit_call_args(self, node: PNode, children: list[Any]) -> list[ast.Expr]:
         return _first_and_rest(children)
@@ -385,22 +435,21 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     # -- patch / merge --------------------------------------------------------------------------
 
     def visit_patch_expr(self, node: PNode, children: list[Any]) -> ast.Patch:
-        return ast.Patch(target=children[2], ops=tuple(_opt(children[6]) or []),
-                         span=span_of(node))
+        return ast.Patch(target=children[2], ops=tuple(_opt(children[6]) or []), span=span_of(node))
 
     def visit_patch_ops(self, node: PNode, children: list[Any]) -> list[ast.PatchOp]:
         return _first_and_rest(children)
 
     def visit_patch_keyed(self, node: PNode, children: list[Any]) -> ast.PatchOp:
-        return ast.PatchOp(kind=children[0][0], key=children[2], value=children[6],
-                           span=span_of(node))
+        return ast.PatchOp(
+            kind=children[0][0], key=children[2], value=children[6], span=span_of(node)
+        )
 
     def visit_patch_erase(self, node: PNode, children: list[Any]) -> ast.PatchOp:
         return ast.PatchOp(kind="erase", key=children[2], span=span_of(node))
 
     def visit_patch_move(self, node: PNode, children: list[Any]) -> ast.PatchOp:
-        return ast.PatchOp(kind=children[0][0], key=children[2], to=children[6],
-                           span=span_of(node))
+        return ast.PatchOp(kind=children[0][0], key=children[2], to=children[6], span=span_of(node))
 
     def visit_patch_merge_all(self, node: PNode, children: list[Any]) -> ast.PatchOp:
         return ast.PatchOp(kind="merge_record", value=children[4], span=span_of(node))
@@ -486,8 +535,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def visit_bin_part(self, node: PNode, children: list[Any]) -> ast.BinaryPart:
         bits = _opt(children[1])
         kind = _opt(children[2])
-        return ast.BinaryPart(data=children[0], bits=bits, kind=kind or "unsigned_big",
-                              span=span_of(node))
+        return ast.BinaryPart(
+            data=children[0], bits=bits, kind=kind or "unsigned_big", span=span_of(node)
+        )
 
     def visit_bin_bits(self, node: PNode, children: list[Any]) -> int:
         return int(children[3].value)
@@ -515,8 +565,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.ExtractorPattern(extractor=children[2], span=span_of(node))
 
     def visit_extractor(self, node: PNode, children: list[Any]) -> ast.Extractor:
-        return ast.Extractor(name=children[0], rule=extractor_rule(node.children[2].text),
-                             span=span_of(node))
+        return ast.Extractor(
+            name=children[0], rule=extractor_rule(node.children[2].text), span=span_of(node)
+        )
 
     def visit_record_pattern(self, node: PNode, children: list[Any]) -> ast.RecordPattern:
         return ast.RecordPattern(fields=tuple(_opt(children[2]) or []), span=span_of(node))
@@ -531,8 +582,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.FieldPredicate(kind="absent", key=children[2], span=span_of(node))
 
     def visit_pred_alias(self, node: PNode, children: list[Any]) -> ast.FieldPredicate:
-        return ast.FieldPredicate(kind="extract", key=children[5], extractor=children[9],
-                                  alias=children[0], span=span_of(node))
+        return ast.FieldPredicate(
+            kind="extract",
+            key=children[5],
+            extractor=children[9],
+            alias=children[0],
+            span=span_of(node),
+        )
 
     def visit_pred_tilde(self, node: PNode, children: list[Any]) -> ast.FieldPredicate:
         target = children[4][0]
@@ -543,8 +599,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.FieldPredicate(kind=kind, key=children[0], pattern=target, span=span)
 
     def visit_pred_cmp(self, node: PNode, children: list[Any]) -> ast.FieldPredicate:
-        return ast.FieldPredicate(kind="cmp", key=children[0], op=children[2], expr=children[4],
-                                  span=span_of(node))
+        return ast.FieldPredicate(
+            kind="cmp", key=children[0], op=children[2], expr=children[4], span=span_of(node)
+        )
 
     def visit_array_pattern(self, node: PNode, children: list[Any]) -> ast.ArrayPattern:
         return ast.ArrayPattern(elements=tuple(_opt(children[2]) or []), span=span_of(node))
