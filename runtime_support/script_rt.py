@@ -12,7 +12,6 @@ from typing import Any
 
 from .errors import TremorError
 from .highlight import render
-from .ops import BINARY, check_bool
 from .values import type_name
 
 __all__ = [
@@ -21,17 +20,11 @@ __all__ = [
     "assign",
     "bad_assign",
     "binary_lit",
-    "deep_merge",
-    "fold_done",
-    "fold_start",
-    "fold_step",
     "guard",
     "items_of",
     "match_array",
-    "merge_values",
     "need",
     "no_clause",
-    "patch_apply",
     "recursion_limit",
     "render_error",
 ]
@@ -51,7 +44,7 @@ UNSET: Any = _Sentinel("UNSET")
 """Value of a local that was never assigned."""
 
 try:  # the extractors' sentinel, so pattern code can compare with one object
-    from .extractors import NO_MATCH as NO_MATCH  # type: ignore[attr-defined]
+    from .extractors.base import NO_MATCH as NO_MATCH
 except ImportError:  # pragma: no cover - extractors package not built yet
     NO_MATCH = _Sentinel("NO_MATCH")
 
@@ -120,53 +113,6 @@ def items_of(target: Any) -> Iterable[tuple[Any, Any]]:
     return ()
 
 
-_BOOL_FOLDS = ("and", "or", "xor")
-
-
-def fold_step(op: str, acc: Any, value: Any, site: int) -> Any:
-    """One step of ``for … into acc use op``; ``value`` is the case result."""
-    t = type(acc)
-    if t is list:  # acc is the fold's private copy (fold_start): extend in place
-        if op != "+":
-            raise TremorError(f"Invalid fold operation {op}", site)
-        acc.append(value)
-        return acc
-    if t is dict:
-        if op != "+":
-            raise TremorError(f"Invalid fold operation {op}", site)
-        if type(value) is not dict:
-            raise TremorError(f"Type error: Expected object, found {type_name(value)}", site)
-        acc.update(value)
-        return acc
-    if op in _BOOL_FOLDS:
-        v = check_bool(value, op, site)
-        a = check_bool(acc, op, site)
-        if op == "and":
-            return v and a
-        if op == "or":
-            return v or a
-        return v is not a
-    fn = BINARY.get(op)
-    if fn is None:
-        raise TremorError(f"Invalid fold operation {op}", site)
-    return fn(acc, value, site)
-
-
-def fold_start(init: Any) -> Any:
-    """The initial accumulator of a fold (a private copy of an array or record)."""
-    t = type(init)
-    if t is list:
-        return list(init)
-    if t is dict:
-        return dict(init)
-    return init
-
-
-def fold_done(op: str, acc: Any) -> bool:
-    """True when a boolean fold can stop early (``and`` at false, ``or`` at true)."""
-    return (op == "and" and acc is False) or (op == "or" and acc is True)
-
-
 def match_array(target: list, preds: tuple[Callable[[Any], Any], ...]) -> Any:
     """``%[p1, …]``: each predicate must match some element; returns the ``[index, value]``
     pairs grouped by predicate, or NO_MATCH. A predicate returns NO_MATCH, or ``None`` to
@@ -184,104 +130,6 @@ def match_array(target: list, preds: tuple[Callable[[Any], Any], ...]) -> Any:
         if not hit:
             return NO_MATCH
     return found
-
-
-# -- merge and patch ---------------------------------------------------------------------------
-
-
-def deep_merge(target: Any, spec: Any) -> Any:
-    """Tremor's merge: records merge recursively, anything else replaces (null included)."""
-    if type(target) is dict and type(spec) is dict:
-        out = dict(target)
-        for key, value in spec.items():
-            out[key] = deep_merge(out[key], value) if key in out else deep_merge({}, value)
-        return out
-    return spec
-
-
-def merge_values(target: Any, spec: Any, target_site: int, spec_site: int) -> Any:
-    """``merge target of spec end``: both must be records."""
-    if type(target) is not dict:
-        raise TremorError(f"Conflicting types, got {type_name(target)} but expected record", target_site)
-    if type(spec) is not dict:
-        raise TremorError(f"Conflicting types, got {type_name(spec)} but expected record", spec_site)
-    return deep_merge(target, spec)
-
-
-def _merge_conflict(key: str, value: Any, site: int) -> TremorError:
-    return TremorError(
-        "Merge can only be performed on keys that either do not exist or are records but the "
-        f"key '{key}' has the type {type_name(value)}",
-        site,
-    )
-
-
-def _default_record(target: dict, spec: dict) -> dict:
-    out = dict(target)
-    for key, value in spec.items():
-        if key not in out:
-            out[key] = value
-        elif type(out[key]) is dict and type(value) is dict:
-            out[key] = _default_record(out[key], value)
-    return out
-
-
-def _patch_one(rec: dict, kind: str, key: Any, value: Any, to: Any, site: int) -> None:
-    if kind == "insert":
-        if key in rec:
-            raise TremorError(f"The key that is supposed to be written to already exists: {key}", site)
-        rec[key] = value
-    elif kind == "upsert":
-        rec[key] = value
-    elif kind == "update":
-        if key not in rec:
-            raise TremorError(f"The key that is supposed to be updated does not exists: {key}", site)
-        rec[key] = value
-    elif kind == "erase":
-        rec.pop(key, None)
-    elif kind in ("move", "copy"):
-        if to in rec:
-            raise TremorError(f"The key that is supposed to be written to already exists: {to}", site)
-        if key in rec:
-            rec[to] = rec.pop(key) if kind == "move" else rec[key]
-    elif kind == "merge":
-        if key is None:
-            if type(value) is not dict:
-                raise _merge_conflict("<target>", value, site)
-            merged = deep_merge(rec, value)
-            rec.clear()
-            rec.update(merged)
-        elif key not in rec:
-            rec[key] = deep_merge({}, value)
-        elif type(rec[key]) is dict and type(value) is dict:
-            rec[key] = deep_merge(rec[key], value)
-        else:
-            raise _merge_conflict(key, value if type(value) is not dict else rec[key], site)
-    elif kind in ("default", "default_record"):
-        if key is None:
-            spec = value() if callable(value) else value
-            if type(spec) is not dict:
-                raise _merge_conflict("<target>", spec, site)
-            merged = _default_record(rec, spec)
-            rec.clear()
-            rec.update(merged)
-        elif key not in rec:
-            rec[key] = value() if callable(value) else value
-    else:  # pragma: no cover - the parser only produces the kinds above
-        raise TremorError(f"unknown patch operation {kind}", site)
-
-
-def patch_apply(target: Any, ops: tuple, site: int) -> dict:
-    """``patch target of ops end``; ``ops`` are ``(kind, key, value, to, site)`` with values
-    already evaluated (``default`` values are zero-argument callables, evaluated lazily)."""
-    if type(target) is not dict:
-        raise TremorError(f"Conflicting types, got {type_name(target)} but expected record", site)
-    rec = dict(target)
-    for kind, key, value, to, op_site in ops:
-        if key is not None and type(key) is not str:
-            raise TremorError(f"Conflicting types, got {type_name(key)} but expected string", op_site)
-        _patch_one(rec, kind, key, value, to, op_site)
-    return rec
 
 
 # -- binary literals ---------------------------------------------------------------------------

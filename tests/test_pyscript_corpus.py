@@ -133,7 +133,7 @@ def summary() -> dict[str, list[str]]:
     return result
 
 
-if __name__ == "__main__":  # pragma: no cover - refresh: python tests/test_pyscript_corpus.py --write
+if __name__ == "__main__":  # pragma: no cover - refresh the ratchet with --write
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

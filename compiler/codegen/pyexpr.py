@@ -16,9 +16,22 @@ from .pybase import Base
 ATOM = 100
 
 _NAMED_OPS = {
-    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "==": "eq", "!=": "ne",
-    "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "&": "band", "^": "bxor", "<<": "shl",
-    ">>": "shr", ">>>": "lshr",
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "div",
+    "%": "mod",
+    "==": "eq",
+    "!=": "ne",
+    "<": "lt",
+    "<=": "le",
+    ">": "gt",
+    ">=": "ge",
+    "&": "band",
+    "^": "bxor",
+    "<<": "shl",
+    ">>": "shr",
+    ">>>": "lshr",
 }
 
 _ROOT_WORD = {"event": "event", "meta": "meta", "state": "state"}

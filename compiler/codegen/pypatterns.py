@@ -23,7 +23,11 @@ class PatternGen(StmtGen):
         self.clauses(e.cases, subject, finish, no_match_site)
 
     def clauses(
-        self, cases: tuple[ast.MatchCase, ...], subject: str, finish: Finish | None, site: int,
+        self,
+        cases: tuple[ast.MatchCase, ...],
+        subject: str,
+        finish: Finish | None,
+        site: int,
         on_bind: dict[str, str] | None = None,
     ) -> None:
         """The ``if``/``elif`` chain of ``cases``; no match raises at ``site``."""

@@ -128,7 +128,7 @@ class ScriptGen(PatternGen):
         if fn.varargs or _uses_args(fn):
             head.append(f"{INDENT}args = list(args)")
         if not self.fn.uses_depth:
-            return head + [line[len(INDENT):] for line in body]
+            return head + [line[len(INDENT) :] for line in body]
         head.append(f"{INDENT}_depth = 0")
         head.append(f"{INDENT}while True:")
         return head + body
@@ -192,7 +192,7 @@ def _rebinding(p: ast.Pattern, names: Iterable[str]) -> list[tuple[int, str]]:
     if not isinstance(p, ast.TuplePattern):
         return []
     out = []
-    for i, (element, name) in enumerate(zip(p.elements, names)):
+    for i, (element, name) in enumerate(zip(p.elements, names, strict=False)):
         if not isinstance(element, (ast.AnyPattern, ast.ExprPattern)):
             out.append((i, name))
     return out

@@ -111,8 +111,10 @@ class StmtGen(ExprGen):
         target = e.target
         site = self.site(Span(target.span.start, e.value.span.end), expand=2)
         value = self.expr(e.value)
-        if target.root not in ("local", "event", "meta", "state") or not self.fn.is_entry and (
-            target.root != "local"
+        if (
+            target.root not in ("local", "event", "meta", "state")
+            or not self.fn.is_entry
+            and (target.root != "local")
         ):
             self.line(f"raise {self.rt('bad_assign')}({site})")
             return None
@@ -155,7 +157,7 @@ class StmtGen(ExprGen):
         unset = self.rt("UNSET")
         values = [args[i] if i < len(args) else unset for i in range(len(params))]
         if params:
-            self.line(f"{', '.join(params)} = {', '.join(values)}{',' if len(params) == 1 else ''}")
+            self.line(f"{', '.join(params)} = {', '.join(values)}")
         self.line("continue")
 
     # -- for --------------------------------------------------------------------------------
@@ -167,7 +169,7 @@ class StmtGen(ExprGen):
         if e.into is None:
             self.line(f"{acc} = []")
         else:
-            self.line(f"{acc} = {self.rt('fold_start')}({self.expr(e.into)})")
+            self.line(f"{acc} = {self.rt('fold_init')}({self.expr(e.into)})")
         key, val = self.temp(), self.temp()
         self.line(f"for {key}, {val} in {self.rt('items_of')}({target}):")
         with self.indented(), self.branch():
@@ -176,14 +178,21 @@ class StmtGen(ExprGen):
                 if case.guard is None:
                     break  # later cases are unreachable
             if e.into is not None and op in ("and", "or"):
-                self.line(f"if {self.rt('fold_done')}({op!r}, {acc}):")
+                self.line(f"if {self.rt('fold_stops')}({acc}, {op!r}):")
                 with self.indented():
                     self.line("break")
         if finish is not None:
             finish(acc)
 
     def for_case(
-        self, e: ast.For, case: ast.ForCase, i: int, key: str, val: str, acc: str, op: str,
+        self,
+        e: ast.For,
+        case: ast.ForCase,
+        i: int,
+        key: str,
+        val: str,
+        acc: str,
+        op: str,
         want: bool,
     ) -> None:
         shadows = {case.key: key, case.value: val}
@@ -203,7 +212,7 @@ class StmtGen(ExprGen):
                     if e.into is None:
                         self.line(f"{acc}.append({code})")
                     else:
-                        step = f"{self.rt('fold_step')}({op!r}, {acc}, {code}, {site})"
+                        step = f"{self.rt('fold_step')}({acc}, {code}, {op!r}, {site})"
                         self.line(f"{acc} = {step}")
 
                 self.body(case.body, finish if want else None)
@@ -215,20 +224,21 @@ class StmtGen(ExprGen):
         target_site = self.site(e.target.span, e.span)
         ops = []
         for op in e.ops:
-            nodes = tuple(x for x in (op.key, op.value, op.to) if x is not None)
-            if op.kind in ("default", "default_record") and op.value is not None:
-                codes = self.exprs(tuple(x for x in (op.key, op.to) if x is not None))
-                lazy = self.lazy(op.value)
-                key = codes[0] if op.key is not None else "None"
-                ops.append(f"({op.kind!r}, {key}, {lazy}, None, {self.site(op.span, e.span)})")
-                continue
+            site = self.site(op.span, e.span)
+            lazy = op.kind in ("default", "default_record")
+            nodes = tuple(x for x in (op.key, op.to) if x is not None)
+            if op.value is not None and not lazy:
+                nodes += (op.value,)
             codes = iter(self.exprs(nodes))
             key = next(codes) if op.key is not None else "None"
-            value = next(codes) if op.value is not None else "None"
-            to = next(codes) if op.to is not None else "None"
-            ops.append(f"({op.kind!r}, {key}, {value}, {to}, {self.site(op.span, e.span)})")
+            to = next(codes) if op.to is not None else None
+            if lazy:
+                value = self.lazy(op.value) if op.value is not None else "None"
+            else:
+                value = next(codes) if op.value is not None else "None"
+            ops.append(f"({op.kind!r}, {key}, {to if to is not None else value}, {site})")
         op_tuple = "(" + "".join(o + ", " for o in ops) + ")"
-        return f"{self.rt('patch_apply')}({target}, {op_tuple}, {target_site})"
+        return f"{self.rt('patch')}({target}, {op_tuple}, {target_site})"
 
     def lazy(self, e: ast.Expr) -> str:
         """A zero-argument lambda for a value evaluated only if needed."""
@@ -242,4 +252,4 @@ class StmtGen(ExprGen):
         target, spec = self.exprs((e.target, e.spec))
         t_site = self.site(e.target.span, e.span)
         s_site = self.site(e.spec.span, e.span)
-        return f"{self.rt('merge_values')}({target}, {spec}, {t_site}, {s_site})"
+        return f"{self.rt('merge')}({target}, {spec}, {t_site}, {s_site})"
