@@ -13,12 +13,13 @@ inside lookaheads excluded). :func:`parse_with` is shared with the troy parser.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from parsimonious import Grammar
-from parsimonious.expressions import Compound, Expression, Literal, Lookahead
+from parsimonious.expressions import Compound, Expression, Literal, Lookahead, Regex
 from parsimonious.nodes import Node as PNode
 
 from ..ast import query as q
@@ -34,15 +35,16 @@ from .script import ScriptVisitor, span_of
 # Expected-token reporting
 
 _CLASS_TOKENS = {
-    "kw_true": "bool",
-    "kw_false": "bool",
-    "kw_null": "nil",
     "int_lit": "int",
     "float_lit": "float",
     "ident": "<ident>",
     "plain_ident": "<ident>",
     "quoted_ident": "<ident>",
 }
+# Keyword rules are ``word(?!\w)`` regexes; parsimonious may rename them after an aliasing rule
+# (``event_root = kw_event``), so they are recognised by pattern, not by name.
+_KEYWORD = re.compile(r"([a-z]+)\(\?!\\w\)")
+_KEYWORD_TOKENS = {"true": "bool", "false": "bool", "null": "nil"}
 # Tremor's grammar lets a doc comment precede these statements.
 _DOC_STARTS = {"define", "deploy", "const", "fn", "intrinsic"}
 # Tremor orders expected tokens by terminal name; only the heredoc's differs from its text.
@@ -93,8 +95,9 @@ class FailureRecorder:
             return expr.literal.strip()
         if expr.name in _CLASS_TOKENS:
             return _CLASS_TOKENS[expr.name]
-        if expr.name.startswith("kw_"):
-            return expr.name[3:]
+        keyword = _KEYWORD.fullmatch(expr.re.pattern) if isinstance(expr, Regex) else None
+        if keyword is not None:
+            return _KEYWORD_TOKENS.get(keyword[1], keyword[1])
         return None
 
     def expected(self) -> list[str]:
@@ -233,7 +236,7 @@ def implied_target(name: q.Ident) -> q.Target:
 
 
 _LIFTED = frozenset(
-    "query_stmt group_def window_kind deploy_stmt flow_stmt connect_route module_item".split()
+    "query_stmt window_kind deploy_stmt flow_stmt connect_route module_item".split()
 )
 
 
@@ -435,8 +438,11 @@ class QueryVisitor(ScriptVisitor):
     def visit_group_each(self, node: PNode, ch: list[Any]) -> q.GroupEach:
         return q.GroupEach(expr=ch[4], span=span_of(node))
 
-    def visit_group_expr(self, node: PNode, ch: list[Any]) -> q.GroupExpr:
-        return q.GroupExpr(expr=ch[0], span=span_of(node))
+    def visit_group_def(self, node: PNode, ch: list[Any]) -> q.GroupBy:
+        value = ch[0]
+        if isinstance(value, q.GroupBy):
+            return value
+        return q.GroupExpr(expr=value, span=span_of(node))
 
 
 def parse_query(source: Source) -> q.Query:
