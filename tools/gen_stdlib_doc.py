@@ -1,7 +1,7 @@
 """Generate ``docs/stdlib.md``: every registered std function, its arity, kind and tests.
 
-Usage: ``PYTHONPATH=. python tools/gen_stdlib_doc.py [--native a::b,c::d]`` — the optional list names the
-functions the compiler lowers to native Spark expressions (all others use the Python fallback).
+Usage: ``PYTHONPATH=. python tools/gen_stdlib_doc.py [--native a::b,c::d]``; the optional
+list names the functions lowered to native Spark expressions (others use the Python fallback).
 """
 
 from __future__ import annotations
