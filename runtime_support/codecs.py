@@ -1,0 +1,96 @@
+"""Codecs and pre-/post-processors of flow connectors (Tremor's ``tremor-codec`` /
+``tremor-interceptor``), as far as a batch job needs them.
+
+A codec is described by its ``with`` value: a name (``"json"``) or ``{"name": …, "config": {…}}``.
+Decoding turns one preprocessed chunk of text into a Tremor value; encoding turns a value into the
+text a sink writes (post-processors then frame it). Binary data travels as Python ``bytes``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .jsonio import canonical_json, decode_json, encode_json
+
+__all__ = ["Codec", "Framing", "codec_from", "framing_from"]
+
+SUPPORTED = ("json", "string", "binary", "null")
+
+
+@dataclass(frozen=True)
+class Codec:
+    """A codec by name with its config (``json`` honours ``mode``: ``sorted``/``unsorted``)."""
+
+    name: str = "json"
+    config: Any = None
+
+    def decode(self, data: str) -> tuple[bool, Any]:
+        """``(True, value)`` for one chunk, ``(False, None)`` when the chunk yields no event.
+
+        Raises ``ValueError`` on malformed input (Tremor drops such chunks with an error log).
+        """
+        if self.name == "json":
+            return (True, decode_json(data)) if data.strip() else (False, None)
+        if self.name == "binary":
+            return True, data.encode("utf-8", "surrogateescape")
+        if self.name == "null":
+            return False, None
+        return True, data
+
+    def encode(self, value: Any) -> str | bytes | None:
+        """The serialised form of ``value`` (None: the codec writes nothing)."""
+        if self.name == "null":
+            return None
+        if self.name in ("string", "binary") and type(value) in (str, bytes):
+            return value
+        if self.name == "json" and isinstance(self.config, dict):
+            if self.config.get("mode") == "sorted":
+                return canonical_json(value)
+        return encode_json(value)
+
+
+@dataclass(frozen=True)
+class Framing:
+    """Pre-/post-processing: ``separator`` set means the ``separate`` processor is in the chain."""
+
+    separator: str | None = None
+
+    def frame(self, data: str | bytes) -> bytes:
+        """Bytes written for one encoded event."""
+        raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+        if self.separator is None:
+            return raw
+        return raw + self.separator.encode("utf-8")
+
+
+def _name_config(spec: Any) -> tuple[str, Any]:
+    """``"x"`` or ``{"name": "x", "config": c}`` → ``("x", c)``."""
+    if isinstance(spec, dict):
+        return str(spec.get("name", "")), spec.get("config")
+    return str(spec), None
+
+
+def codec_from(spec: Any, default: str = "json") -> Codec:
+    """The codec of a connector's ``codec`` value (``None``: ``default``)."""
+    if spec is None:
+        return Codec(default)
+    name, config = _name_config(spec)
+    if name not in SUPPORTED:
+        raise ValueError(f"Codec `{name}` is not supported by tremorc's Spark runtime")
+    return Codec(name, config)
+
+
+def framing_from(processors: Any) -> Framing:
+    """The framing of a ``preprocessors`` / ``postprocessors`` list (only ``separate`` and the
+    no-op ``remove-empty`` are understood; others are rejected)."""
+    separator = None
+    for item in processors or ():
+        name, config = _name_config(item)
+        if name == "separate":
+            separator = "\n"
+            if isinstance(config, dict) and isinstance(config.get("separator"), str):
+                separator = config["separator"]
+        elif name != "remove-empty":
+            raise ValueError(f"Processor `{name}` is not supported by tremorc's Spark runtime")
+    return Framing(separator)

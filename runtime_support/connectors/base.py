@@ -1,0 +1,87 @@
+"""What every flow connector shares: its spec, the run context, the source and sink protocols.
+
+Sources are bounded in a batch job: each yields a DataFrame ``seq, value, ingest_ns`` (``value``
+is the decoded event as JSON text, ``seq`` its position in the source). Sinks receive values on
+the driver in Tremor's emission order.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TextIO
+
+ROW_SCHEMA = "seq long, value string, ingest_ns long"
+
+
+@dataclass(frozen=True)
+class ConnectorSpec:
+    """One connector instance: ``alias`` (``flow::connector``), builtin ``kind`` and the evaluated
+    ``with`` values of its definition (``codec``, ``config``, ``preprocessors``, …)."""
+
+    alias: str
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The connector-specific ``config`` record (empty when absent)."""
+        value = self.params.get("config")
+        return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class RunContext:
+    """Options of one flow run (see :func:`runtime_support.flow.main`)."""
+
+    ticks: int = 10
+    stdin_path: str | None = None
+    stdout_path: str | None = None
+    ingest_ns: str = "wallclock"
+    start_ns: int = field(default_factory=time.time_ns)
+    _stdout: TextIO | None = None
+
+    def ingest(self, index: int) -> int:
+        """ingest_ns of the ``index``-th event of a source."""
+        return index if self.ingest_ns == "index" else self.start_ns + index
+
+    def stdout(self) -> Any:
+        """The binary stream stdio sinks write to (``-o`` file or the process stdout)."""
+        if self._stdout is None:
+            if self.stdout_path:
+                self._stdout = open(self.stdout_path, "wb")  # noqa: SIM115 - closed in close()
+            else:
+                self._stdout = sys.stdout.buffer  # type: ignore[assignment]
+        return self._stdout
+
+    def close(self) -> None:
+        """Flush (and close a ``-o`` file)."""
+        if self._stdout is not None:
+            self._stdout.flush()
+            if self.stdout_path:
+                self._stdout.close()
+            self._stdout = None
+
+
+class Source(Protocol):
+    """A connector that produces events."""
+
+    def read(self, spark: Any, ctx: RunContext) -> Any: ...
+
+
+class Sink(Protocol):
+    """A connector that consumes events; ``stops`` is True for ``exit``."""
+
+    stops: bool
+
+    def open(self, ctx: RunContext) -> None: ...
+
+    def write(self, port: str, value: Any) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def rows_frame(spark: Any, rows: list[tuple[int, str, int]]) -> Any:
+    """A ``seq, value, ingest_ns`` DataFrame from driver-side rows."""
+    return spark.createDataFrame(rows, ROW_SCHEMA)

@@ -1,0 +1,70 @@
+"""The ``stdio`` connector: source of stdin (``-i FILE`` replaces it), sink to stdout (``-o FILE``
+replaces it; the ``stderr`` port writes to stderr).
+
+Stdin is split at the ``separate`` preprocessor's separator (a newline when none is configured)
+and each chunk decoded on the driver; the default codec is ``json``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ..codecs import codec_from, framing_from
+from ..jsonio import encode_json
+from .base import ConnectorSpec, RunContext, rows_frame
+
+
+class StdioSource:
+    """Reads all of stdin (a batch job's input is finite)."""
+
+    def __init__(self, spec: ConnectorSpec) -> None:
+        self.codec = codec_from(spec.params.get("codec"))
+        self.separator = framing_from(spec.params.get("preprocessors")).separator or "\n"
+
+    def read(self, spark: Any, ctx: RunContext) -> Any:
+        if ctx.stdin_path and ctx.stdin_path != "-":
+            with open(ctx.stdin_path, encoding="utf-8", errors="surrogateescape") as handle:
+                text = handle.read()
+        else:
+            text = sys.stdin.read()
+        chunks = text.split(self.separator)
+        if chunks and chunks[-1] == "":
+            chunks.pop()
+        rows = []
+        for chunk in chunks:
+            try:
+                keep, value = self.codec.decode(chunk)
+            except ValueError as err:
+                print(f"Error: invalid input for codec {self.codec.name}: {err}", file=sys.stderr)
+                continue
+            if keep:
+                rows.append((len(rows), encode_json(value), ctx.ingest(len(rows))))
+        return rows_frame(spark, rows)
+
+
+class StdioSink:
+    """Writes encoded, framed events to stdout (or stderr for port ``stderr``)."""
+
+    stops = False
+
+    def __init__(self, spec: ConnectorSpec) -> None:
+        self.codec = codec_from(spec.params.get("codec"))
+        self.framing = framing_from(spec.params.get("postprocessors"))
+        self.ctx: RunContext | None = None
+
+    def open(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+
+    def write(self, port: str, value: Any) -> None:
+        data = self.codec.encode(value)
+        if data is None or self.ctx is None:
+            return
+        if port == "stderr":
+            sys.stderr.buffer.write(self.framing.frame(data))
+        else:
+            self.ctx.stdout().write(self.framing.frame(data))
+
+    def close(self) -> None:
+        if self.ctx is not None:
+            self.ctx.close()
