@@ -163,7 +163,7 @@ def test_generation_is_deterministic_and_has_line_comments() -> None:
     second = generate_script(resolve(parse_script(source), source), source)
     assert first == second
     assert "# line 2" in first.code and "# line 3" in first.code
-    assert "_fn_string_len = lookup('std::string::len')" in first.code
+    assert "script_std_string_len = lookup('std::string::len')" in first.code
     assert "import" not in first.code
 
 
@@ -191,3 +191,15 @@ def test_hand_built_ast() -> None:
         namespace[name] = getattr(__import__(module, fromlist=[name]), name)
     exec(gen.code, namespace)  # noqa: S102
     assert namespace[gen.entry](None, {}, None, EventContext())[1] == 42
+
+
+def test_prefix_scopes_every_module_level_name() -> None:
+    text = (
+        'fn f() with 1 end;\nconst C = 2;\nmatch "a" of case ~ glob|a*| => f() + C case _ => 0 end'
+    )
+    source = Source("t.tremor", text)
+    gen = generate_script(resolve(parse_script(source), source), source, prefix="q1")
+    tops = [ln.removeprefix("def ") for ln in gen.code.splitlines() if ln and not ln[0].isspace()]
+    names = [ln.split("(")[0].split(" ")[0] for ln in tops]
+    assert gen.entry == "q1_run"
+    assert len(names) == 4 and all(n.startswith(("q1_", "_init_q1_")) for n in names), names

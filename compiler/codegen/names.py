@@ -11,6 +11,8 @@ Invariant: every identifier the code generators write that stems from user text 
 'l_a_b_2'
 >>> n.temp(), n.temp()
 ('_t1', '_t2')
+>>> Names(scope="job1").get("fn", ("mod", "f"))
+'job1_fn_mod_f'
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ _PREFIX = {
     "shadow": "s_",
     "fn": "fn_",
     "const": "C_",
-    "std": "_fn_",
-    "extractor": "_ex_",
-    "stdconst": "_K_",
+    "std": "std_",
+    "extractor": "ex_",
+    "stdconst": "K_",
 }
+# Kinds bound at module level: their names carry the scope so several scripts can share a module.
+_MODULE_LEVEL = ("fn", "const", "std", "extractor", "stdconst")
 
 _UNSAFE = re.compile(r"[^0-9A-Za-z_]+")
 
@@ -40,7 +44,8 @@ def sanitize(text: str) -> str:
 class Names:
     """Allocator of unique, deterministic Python identifiers."""
 
-    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+    def __init__(self, reserved: tuple[str, ...] = (), scope: str = "script") -> None:
+        self._scope = sanitize(scope)
         self._by_key: dict[tuple[str, tuple[str, ...]], str] = {}
         self._taken: set[str] = set(reserved)
         self._temps = 0
@@ -49,13 +54,17 @@ class Names:
         """The identifier for ``key`` of ``kind`` (allocated on first use)."""
         found = self._by_key.get((kind, key))
         if found is None:
-            found = self._fresh(_PREFIX[kind] + "_".join(sanitize(part) for part in key))
+            found = self._fresh(self._base(kind, key))
             self._by_key[(kind, key)] = found
         return found
 
     def fresh(self, kind: str, key: tuple[str, ...]) -> str:
         """A new identifier every call, readable after ``key`` (for clause-scoped shadows)."""
-        return self._fresh(_PREFIX[kind] + "_".join(sanitize(part) for part in key))
+        return self._fresh(self._base(kind, key))
+
+    def _base(self, kind: str, key: tuple[str, ...]) -> str:
+        base = _PREFIX[kind] + "_".join(sanitize(part) for part in key)
+        return f"{self._scope}_{base}" if kind in _MODULE_LEVEL else base
 
     def temp(self) -> str:
         """A numbered temporary ``_tN``."""

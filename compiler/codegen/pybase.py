@@ -90,7 +90,8 @@ class Base:
     def __init__(self, source: Source, prefix: str) -> None:
         self.source = source
         self.prefix = prefix
-        self.names = Names(reserved=("event", "meta", "state", "ctx", "site", "args"))
+        reserved = ("event", "meta", "state", "ctx", "site", "args", f"{prefix}_run")
+        self.names = Names(reserved=reserved, scope=prefix)
         self.imports: set[str] = set()
         self.sites: list[tuple[int, int, int, int]] = []
         self._site_ids: dict[tuple[int, int, int, int], int] = {}

@@ -42,6 +42,13 @@ def is_atomic(code: str) -> bool:
     return code.isidentifier() or code in ("None", "True", "False") or _is_number(code)
 
 
+def tuple_code(items: list[str]) -> str:
+    """A Python tuple display: ``()``, ``(a,)``, ``(a, b)``."""
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return "(" + ", ".join(items) + ")"
+
+
 def _is_number(code: str) -> bool:
     try:
         float(code)
@@ -115,10 +122,8 @@ class ExprGen(Base):
 
     def x_BinaryLit(self, e: ast.BinaryLit) -> str:
         codes = self.exprs(tuple(p.data for p in e.parts))
-        parts = ", ".join(
-            f"({c}, {p.bits!r}, {p.kind!r})" for c, p in zip(codes, e.parts, strict=True)
-        )
-        return f"{self.rt('binary_lit')}(({parts},), {self.site(e.span)})"
+        parts = [f"({c}, {p.bits!r}, {p.kind!r})" for c, p in zip(codes, e.parts, strict=True)]
+        return f"{self.rt('binary_lit')}({tuple_code(parts)}, {self.site(e.span)})"
 
     def x_Unary(self, e: ast.Unary) -> str:
         operand = self.expr(e.operand)
@@ -156,7 +161,7 @@ class ExprGen(Base):
         site = self.site(path.span)
         base = self.path_root(path, checked=False)
         segs = self.segment_keys(path.segments, for_present=True)
-        test = f"{self.rt('present')}({base}, ({''.join(s + ', ' for s in segs)}), {site})"
+        test = f"{self.rt('present')}({base}, {tuple_code(segs)}, {site})"
         if path.root == "local" and not self.is_definite(path.name or ""):
             test = f"({base} is not {self.rt('UNSET')} and {test})"
         if e.negated:
@@ -251,5 +256,5 @@ class ExprGen(Base):
             fn = self.names.get("fn", e.module + (e.name,))
             return f"{fn}(ctx, {site}{''.join(', ' + a for a in args)})"
         binding = self.std_fn("::".join(e.module + (e.name,)))
-        arglist = "(" + "".join(a + ", " for a in args) + ")"
+        arglist = tuple_code(args)
         return f"{self.rt('call')}({binding}, {arglist}, ctx, {site})"

@@ -9,6 +9,7 @@ effect. Clause-scoped names (``x = pattern``) get fresh identifiers.
 from __future__ import annotations
 
 from ..ast import script as ast
+from .pyexpr import tuple_code
 from .pystmts import Finish, StmtGen
 
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
@@ -164,6 +165,6 @@ class PatternGen(StmtGen):
             cond, value = self.pattern(element, "_e", shadows, want=True)
             preds.append(f"lambda _e: ({value},) if {cond} else {self.rt('NO_MATCH')}")
         tmp = self.temp()
-        call = f"{self.rt('match_array')}({subj}, ({''.join(x + ', ' for x in preds)}))"
+        call = f"{self.rt('match_array')}({subj}, {tuple_code(preds)})"
         nm = self.rt("NO_MATCH")
         return f"type({subj}) is list and ({tmp} := {call}) is not {nm}", tmp

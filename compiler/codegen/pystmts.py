@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..ast import script as ast
 from ..source import Span
-from .pyexpr import ExprGen, is_atomic
+from .pyexpr import ExprGen, is_atomic, tuple_code
 
 Finish = Callable[[str], None]
 
@@ -138,7 +138,7 @@ class StmtGen(ExprGen):
             name_span = Span(target.span.start, target.segments[0].span.start)
             base = f"{self.rt('need')}({ident}, {target.name!r}, {self.site(name_span)})"
         keys = self.segment_keys(target.segments)
-        key_tuple = "(" + "".join(k + ", " for k in keys) + ")"
+        key_tuple = tuple_code(keys)
         self.line(f"{ident} = {self.rt('assign')}({base}, {key_tuple}, {value}, {site})")
         return value if need else None
 
@@ -237,7 +237,7 @@ class StmtGen(ExprGen):
             else:
                 value = next(codes) if op.value is not None else "None"
             ops.append(f"({op.kind!r}, {key}, {to if to is not None else value}, {site})")
-        op_tuple = "(" + "".join(o + ", " for o in ops) + ")"
+        op_tuple = tuple_code(ops)
         return f"{self.rt('patch')}({target}, {op_tuple}, {target_site})"
 
     def lazy(self, e: ast.Expr) -> str:
