@@ -1,0 +1,164 @@
+"""Shared helpers of the trickle front and back end: definition scopes, embedded scripts and
+compile-time argument values.
+
+Invariant: every script or expression embedded in a query goes through
+:func:`compiler.pipeline.script_passes` with the ``use`` items visible at that point prepended,
+so module loading, resolution and constant folding are those of tremor-script.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ast import query as Q
+from ..ast import script as S
+from ..ast.common import transform
+from ..diagnostics import CompileError
+from ..source import Source, Span
+
+NOT_CONST = "The expression isn't constant and can't be evaluated at compile time"
+
+
+class NotConstant(Exception):
+    """The expression has no compile-time value."""
+
+
+@dataclass
+class Scope:
+    """The definitions and ``use`` items visible in one query or pipeline body."""
+
+    source: Source
+    uses: tuple[S.Use, ...] = ()
+    defs: dict[str, Q.Stmt] = field(default_factory=dict)
+    modules: dict[str, Scope] = field(default_factory=dict)  # alias -> module scope
+
+    def child(self) -> Scope:
+        """A nested pipeline body: sees the same modules, starts with no definitions."""
+        return Scope(self.source, self.uses, {}, dict(self.modules))
+
+    def lookup(self, target: Q.Target) -> tuple[Q.Stmt, Scope] | None:
+        """The definition ``target`` names and the scope it was defined in."""
+        scope: Scope | None = self
+        for part in target.module:
+            scope = scope.modules.get(part) if scope is not None else None
+        if scope is None or target.name not in scope.defs:
+            return None
+        return scope.defs[target.name], scope
+
+
+def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = None) -> S.Script:
+    """``items`` as a checked script (module loading, resolution, folding)."""
+    from ..pipeline import script_passes
+
+    script = S.Script(items=(*scope.uses, *items))
+    result = script_passes(script, source or scope.source)
+    assert isinstance(result, S.Script)
+    return result
+
+
+def literal(expr: S.Node) -> Any:
+    """The Python value of a folded literal tree, or :class:`NotConstant`."""
+    if isinstance(expr, S.Literal):
+        return expr.value
+    if isinstance(expr, S.ArrayLit):
+        return [literal(item) for item in expr.items]
+    if isinstance(expr, S.RecordLit):
+        out = {}
+        for f in expr.fields:
+            key = literal(f.key)
+            if type(key) is not str:
+                raise NotConstant
+            out[key] = literal(f.value)
+        return out
+    raise NotConstant
+
+
+def substitute_args(expr: S.Expr, args: Any) -> S.Expr:
+    """Replace ``args…`` paths by the literal value of ``args`` (Tremor's creation-time
+    substitution)."""
+    from .const_fold import value_to_ast
+
+    def fn(node: S.Node) -> S.Node:
+        if isinstance(node, S.Path) and node.root == "args":
+            value = value_to_ast(args, node.span)
+            if not node.segments:
+                return value
+            return S.Path(root="expr", expr=value, segments=node.segments, span=node.span)
+        return node
+
+    return transform(expr, fn)
+
+
+def const_value(
+    expr: S.Expr, scope: Scope, args: Any, span: Span, *, message: str = NOT_CONST,
+    outer: Span | None = None,
+) -> Any:
+    """The compile-time value of ``expr`` with ``args`` substituted, or Tremor's error."""
+    script = embed((substitute_args(expr, args),), scope)
+    try:
+        return literal(script.items[-1])
+    except NotConstant:
+        raise CompileError(message, span, outer=outer, source=scope.source) from None
+
+
+def arg_values(
+    defs: tuple[Q.ArgDef, ...], given: tuple[Q.WithEntry, ...], scope: Scope, outer_args: Any,
+    *, caller: Scope | None = None,
+) -> dict[str, Any]:
+    """The args record of a created artefact: defaults overridden by ``with`` entries (both
+    evaluated against the enclosing args)."""
+    caller = caller or scope
+    known = {d.name.name for d in defs}
+    values: dict[str, Any] = {}
+    for entry in given:
+        if entry.key.name not in known:
+            raise CompileError(f"Unknown parameter {entry.key.name}", entry.span,
+                               source=caller.source)
+    overrides = {e.key.name: e for e in given}
+    for d in defs:
+        if d.name.name in overrides:
+            e = overrides[d.name.name]
+            values[d.name.name] = const_value(e.value, caller, outer_args, e.span)
+        elif d.default is not None:
+            values[d.name.name] = const_value(d.default, scope, outer_args, d.span)
+        else:
+            raise CompileError(f"Missing required argument: {d.name.name}", d.span,
+                               source=scope.source)
+    return values
+
+
+def replace_uses(query_items: tuple[Q.QueryItem, ...]) -> tuple[S.Use, ...]:
+    """The ``use`` items among a body's statements."""
+    return tuple(item for item in query_items if isinstance(item, S.Use))
+
+
+def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Scope:
+    """Register each ``use``d trickle module's definitions under its alias."""
+    for use in scope.uses:
+        module = modules.get(use.path)
+        tree = getattr(module, "tree", None)
+        if isinstance(tree, Q.Query):
+            sub = Scope(module.source, replace_uses(tree.stmts))
+            for stmt in tree.stmts:
+                name = getattr(stmt, "name", None)
+                if isinstance(stmt, Q.DefinePipeline | Q.DefineScript | Q.DefineWindow
+                              | Q.DefineOperator) and isinstance(name, Q.Ident):
+                    sub.defs[name.name] = stmt
+            scope.modules[use.alias] = sub
+    return scope
+
+
+def group_components(group: Q.GroupBy | None) -> list[S.Expr]:
+    """The component expressions of a ``group by`` in ``group[i]`` order."""
+    if group is None:
+        return []
+    if isinstance(group, Q.GroupSet):
+        return [e for item in group.items for e in group_components(item)]
+    return [group.expr]  # type: ignore[attr-defined]
+
+
+def replace(node: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` (re-exported for the query modules)."""
+    return dataclasses.replace(node, **changes)

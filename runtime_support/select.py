@@ -1,0 +1,173 @@
+"""The trickle ``select`` operator: where → group by → windows → target → having.
+
+Expressions are generated entries wrapped in :class:`~runtime_support.windows.Code`. The target
+of a windowed select reads aggregate results through ``state`` (the compiler rewrites
+``aggr::…(x)`` call *i* into ``state[i]``; user ``state`` is ``null`` in a select anyway).
+Errors of where/group/target/having/windows abort the event: they leave on port ``error`` as
+``{"error": <rendered text>, "event": <payload>}`` (never on ``out``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from .context import EventContext
+from .graph import Event, Output
+from .jsonio import canonical_json
+from .values import type_name
+from .windows import Code, Frame, RenderedError, Sink, WindowSpec, new_frames, run_frames
+
+__all__ = ["GroupSpec", "SelectOperator", "SelectSpec", "select_operator"]
+
+NO_GROUP = [None, "[null]"]
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """``group by``: ``kind`` is ``expr``/``each`` (with ``code``) or ``set`` (with ``items``)."""
+
+    kind: str
+    code: Code | None = None
+    items: tuple[GroupSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    """Everything a select needs; ``aggr_args`` evaluates all aggregate arguments of one event
+    as a list of lists (one per aggregate, in ``aggregates`` order)."""
+
+    target: Code
+    where: Code | None = None
+    having: Code | None = None
+    group: GroupSpec | None = None
+    windows: tuple[WindowSpec, ...] = ()
+    aggregates: tuple[str, ...] = ()
+    aggr_args: Code | None = None
+    args: Any = None
+
+
+def _bool(value: Any, code: Code, what: str) -> bool:
+    if type(value) is bool:
+        return value
+    raise RenderedError(f"Error: {what} must evaluate to a bool, got {type_name(value)}")
+
+
+def _components(spec: GroupSpec, event: Event, ctx: EventContext) -> list[list[Any]]:
+    """The group component lists a ``group by`` yields for one event (cartesian product)."""
+    if spec.kind == "set":
+        parts = [_components(item, event, ctx) for item in spec.items]
+        return [sum(combo, []) for combo in itertools.product(*parts)]
+    assert spec.code is not None
+    value, _ = spec.code.run(event.value, event.meta, None, ctx)
+    if spec.kind == "expr":
+        return [[value]]
+    if type(value) is not list:
+        raise RenderedError(f"Error: Conflicting types, got {type_name(value)} but expected array")
+    return [[item] for item in value]
+
+
+def group_values(spec: GroupSpec | None, event: Event, ctx: EventContext) -> list[list[Any]]:
+    """Every ``group`` value (components plus canonical JSON key) for one event."""
+    if spec is None:
+        return [list(NO_GROUP)]
+    return [comps + [canonical_json(comps)] for comps in _components(spec, event, ctx)]
+
+
+class _Group:
+    __slots__ = ("value", "frames")
+
+    def __init__(self, value: list[Any], frames: list[Frame]) -> None:
+        self.value = value
+        self.frames = frames
+
+
+class SelectOperator(Sink):
+    """A live select: groups keyed by their canonical JSON, each with its tilt-frame chain."""
+
+    def __init__(self, spec: SelectSpec) -> None:
+        self.spec = spec
+        self.groups: dict[str, _Group] = {}
+        limits = [w.max_groups for w in spec.windows if w.max_groups is not None]
+        self.max_groups = min(limits) if limits else None
+        self._event: Event | None = None
+        self._ctx: EventContext | None = None
+        self._out: list[Output] = []
+
+    def process(self, port: str, event: Event) -> list[Output]:
+        self._out = []
+        try:
+            self._process(event)
+        except RenderedError as err:
+            error = {"error": err.text, "event": event.value}
+            self._out.append(("error", Event(error, event.meta, event.ingest_ns, event.origin_uri)))
+        return self._out
+
+    def _ctx_for(self, event: Event, group: Any = None, window: Any = None) -> EventContext:
+        return EventContext(
+            ingest_ns=event.ingest_ns,
+            origin_uri=event.origin_uri,
+            args=self.spec.args,
+            group=group,
+            window=window,
+            cardinality=len(self.groups),
+        )
+
+    def _process(self, event: Event) -> None:
+        spec = self.spec
+        if spec.where is not None:
+            ok, _ = spec.where.run(event.value, event.meta, None, self._ctx_for(event))
+            if not _bool(ok, spec.where, "where clause"):
+                return
+        for group in group_values(spec.group, event, self._ctx_for(event)):
+            if not spec.windows:
+                self._emit_target(event, self._ctx_for(event, group), None)
+            else:
+                self._windowed(event, group)
+
+    def _windowed(self, event: Event, group: list[Any]) -> None:
+        key = group[-1]
+        live = self.groups.get(key)
+        ctx = self._ctx_for(event, group)
+        if live is None:
+            if self.max_groups is not None and len(self.groups) >= self.max_groups:
+                raise RenderedError(
+                    f"Error: Maxmimum amount of groups reached ({self.max_groups}). "
+                    f"Ignoring group {canonical_json(group[:-1])}"
+                )
+            live = _Group(group, new_frames(self.spec.windows, self.spec.aggregates))
+            self.groups[key] = live
+        self._event, self._ctx = event, ctx
+        if run_frames(live.frames, 0, event.value, event.meta, ctx, self):
+            self.groups.pop(key, None)
+
+    # Sink protocol (called by the frame chain) -----------------------------------------------
+
+    def aggr_args(self, frame: Frame) -> list[tuple[Any, ...]]:
+        assert self._event is not None and self._ctx is not None and self.spec.aggr_args
+        event, ctx = self._event, self._ctx
+        ctx.window = frame.spec.name
+        values, _ = self.spec.aggr_args.run(event.value, event.meta, None, ctx)
+        return [tuple(args) for args in values]
+
+    def emit(self, frame: Frame) -> None:
+        assert self._event is not None and self._ctx is not None
+        results = [aggr.emit() for aggr in frame.aggrs]
+        ctx = self._ctx
+        ctx.window = frame.spec.name
+        self._emit_target(self._event, ctx, results)
+
+    def _emit_target(self, event: Event, ctx: EventContext, aggrs: list[Any] | None) -> None:
+        spec = self.spec
+        value, _ = spec.target.run(event.value, event.meta, aggrs, ctx)
+        if spec.having is not None:
+            ok, _ = spec.having.run(value, event.meta, None, ctx)
+            if not _bool(ok, spec.having, "having clause"):
+                return
+        self._out.append(("out", Event(value, event.meta, event.ingest_ns, event.origin_uri)))
+
+
+def select_operator(spec: SelectSpec) -> SelectOperator:
+    """Factory used by generated jobs (``partial(select_operator, SPEC)``)."""
+    return SelectOperator(spec)

@@ -1,0 +1,196 @@
+"""Tumbling windows and tilt frames of a trickle ``select`` (Tremor's ``GroupWindow``).
+
+Per group a select keeps a chain of :class:`Frame` s, one per window of ``from s[w1, w2, …]``.
+Only the first frame sees events; a frame that emits merges its aggregates into the next one,
+which then runs its own trigger with the same event. Emission order is smallest frame first.
+
+Window kinds: ``size`` (count, optional weight script, emit *including* the event once the count
+reaches the size), ``interval`` (ingest_ns or script time, emit *excluding* the event once
+``t >= next``), ``state`` (a script with per-group state returning ``bool`` or ``[emit, include]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .aggregates import Aggregate, make
+from .context import EventContext
+from .errors import TremorError
+from .jsonio import encode_json
+
+__all__ = ["Code", "Frame", "RenderedError", "WindowSpec", "new_frames", "run_frames"]
+
+Entry = Callable[[Any, Any, Any, EventContext], tuple[Any, Any, Any, Any]]
+
+
+class RenderedError(Exception):
+    """An error of a select, already rendered as Tremor prints it (``Error: …``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+@dataclass(frozen=True)
+class Code:
+    """A generated entry plus what is needed to render its runtime errors."""
+
+    entry: Entry
+    sites: tuple[tuple[int, int, int, int], ...]
+    source: str
+
+    def run(self, event: Any, meta: Any, state: Any, ctx: EventContext) -> tuple[Any, Any]:
+        """``(value, state)`` of the entry; TremorError becomes :class:`RenderedError`."""
+        from .script_rt import render_error
+
+        try:
+            _, value, _, state = self.entry(event, meta, state, ctx)
+        except TremorError as err:
+            raise RenderedError(render_error(err, self.source, self.sites)) from None
+        return value, state
+
+    def fail(self, message: str, span: tuple[int, int]) -> RenderedError:
+        """A rendered error at ``span`` of this code's source."""
+        from .highlight import render
+
+        return RenderedError(render(self.source, inner=span, message=message))
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    """A ``define window``: ``kind`` is ``size``, ``interval`` or ``state``."""
+
+    name: str
+    kind: str
+    amount: int = 0
+    script: Code | None = None
+    reply_span: tuple[int, int] = (0, 0)
+    init_state: Any = None
+    max_groups: int | None = None
+
+
+class Frame:
+    """One window instance of one group: trigger state, aggregates, ``holds_data``."""
+
+    __slots__ = ("spec", "aggrs", "holds_data", "count", "next_ns", "state")
+
+    def __init__(self, spec: WindowSpec, aggr_paths: tuple[str, ...]) -> None:
+        self.spec = spec
+        self.aggrs: list[Aggregate] = [make(p) for p in aggr_paths]
+        self.holds_data = False
+        self.count = 0
+        self.next_ns: int | None = None
+        self.state = spec.init_state
+
+    def reset(self) -> None:
+        """Clear the aggregates after an emission (trigger state is kept)."""
+        for aggr in self.aggrs:
+            aggr.init()
+        self.holds_data = False
+
+    def trigger(self, event: Any, meta: Any, ctx: EventContext) -> tuple[bool, bool]:
+        """``(emit, include)`` for an event arriving at this frame."""
+        kind = self.spec.kind
+        if kind == "size":
+            weight = self._script_u64(event, meta, ctx) if self.spec.script else 1
+            total = self.count + weight
+            if total >= self.spec.amount:
+                self.count = total - self.spec.amount
+                return True, True
+            self.count = total
+            return False, False
+        if kind == "interval":
+            now = self._script_u64(event, meta, ctx) if self.spec.script else ctx.ingest_ns
+            if self.next_ns is None:
+                self.next_ns = now + self.spec.amount
+                return False, False
+            if self.next_ns <= now:
+                self.next_ns = now + self.spec.amount
+                return True, False
+            return False, False
+        return self._state_reply(event, meta, ctx)
+
+    def _script_u64(self, event: Any, meta: Any, ctx: EventContext) -> int:
+        assert self.spec.script is not None
+        value, _ = self.spec.script.run(event, meta, None, ctx)
+        if type(value) is int and value >= 0:
+            return value
+        raise RenderedError("Error: Data based window didn't provide a valid value")
+
+    def _state_reply(self, event: Any, meta: Any, ctx: EventContext) -> tuple[bool, bool]:
+        assert self.spec.script is not None
+        reply, self.state = self.spec.script.run(event, meta, self.state, ctx)
+        if type(reply) is bool:
+            return reply, reply
+        if type(reply) is list and all(type(b) is bool for b in reply):
+            if len(reply) == 2:
+                return reply[0], reply[1]
+            raise self.spec.script.fail(
+                "A array return needs to be a two element array of booleans with the form "
+                "`[emit, include]`",
+                self.spec.reply_span,
+            )
+        raise self.spec.script.fail(
+            f"Window returned `{encode_json(reply)}` this can't be used as a window reply",
+            self.spec.reply_span,
+        )
+
+
+def new_frames(specs: tuple[WindowSpec, ...], aggr_paths: tuple[str, ...]) -> list[Frame]:
+    """A fresh chain of frames for a new group."""
+    return [Frame(spec, aggr_paths) for spec in specs]
+
+
+class Sink:
+    """What a frame chain needs from its select: argument values and the emission callback."""
+
+    def aggr_args(self, frame: Frame) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def emit(self, frame: Frame) -> None:
+        raise NotImplementedError
+
+
+def _record(frame: Frame, sink: Sink, prev: tuple[bool, list[Aggregate]] | None) -> None:
+    if prev is None:
+        for aggr, args in zip(frame.aggrs, sink.aggr_args(frame)):
+            aggr.accumulate(args)
+        frame.holds_data = True
+    elif prev[0]:
+        for aggr, other in zip(frame.aggrs, prev[1]):
+            aggr.merge(other)
+        frame.holds_data = True
+
+
+def run_frames(
+    frames: list[Frame],
+    index: int,
+    event: Any,
+    meta: Any,
+    ctx: EventContext,
+    sink: Sink,
+    prev: tuple[bool, list[Aggregate]] | None = None,
+    can_remove: bool = True,
+) -> bool:
+    """Feed the event to ``frames[index]`` (and up the chain on emission); True when the group
+    holds no data any more and may be removed."""
+    frame = frames[index]
+    emit, include = frame.trigger(event, meta, ctx)
+    if include:
+        _record(frame, sink, prev)
+    if emit:
+        if frame.holds_data:
+            sink.emit(frame)
+        if index + 1 < len(frames):
+            handed = (frame.holds_data, frame.aggrs)
+            can_remove = can_remove and run_frames(
+                frames, index + 1, event, meta, ctx, sink, handed, can_remove
+            )
+        frame.reset()
+    if include:
+        return can_remove
+    _record(frame, sink, prev)
+    return False
+
