@@ -24,8 +24,10 @@ class CompileError(Exception):
         outer: Span | None = None,
         hint: str | None = None,
         source: Source | None = None,
+        text_end: int | None = None,
     ) -> None:
         super().__init__(message)
+        self.text_end = text_end
         self.message = message
         self.span = span
         self.outer = outer
@@ -48,6 +50,7 @@ class CompileError(Exception):
             outer=self.outer.as_tuple() if self.outer else None,
             message=self.message,
             hint=self.hint,
+            text_end=self.text_end,
         )
 
 

@@ -346,7 +346,10 @@ class Lexer:
     def escape(self, pos: int, start: int, heredoc: bool) -> None:
         text = self.text
         if pos + 1 >= len(text):
-            raise _error("An unexpected end of stream was found", len(text), len(text) + 1)
+            # Tremor shows the source only up to the unfinished string token.
+            err = _error("An unexpected end of stream was found", len(text), len(text) + 1)
+            err.text_end = start
+            raise err
         esc = text[pos + 1]
         if esc in _SIMPLE_ESCAPES:
             self.pos = pos + 2
@@ -421,7 +424,9 @@ class Lexer:
                     continue
                 if not nxt:
                     self.unterminated_extractor(bar)
-                raise _error(f"An unexpected escape code '{nxt}' was found", pos + 1, pos + 2)
+                err = _error(f"An unexpected escape code '{nxt}' was found", pos + 1, pos + 2)
+                err.text_end = pos + 2  # Tremor shows the extractor only up to the bad escape
+                raise err
             if ch == "\n":
                 self.unterminated_extractor(bar)
             pos += 1

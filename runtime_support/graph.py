@@ -151,12 +151,12 @@ def script_operator(
 
 
 def run_events(
-    spec: GraphSpec, events: Iterable[tuple[str, int, Any, int]]
+    spec: GraphSpec, events: Iterable[tuple[str, int, Any, int, str | None]]
 ) -> Iterator[tuple[int, int, str, Any]]:
-    """Run ``(stream, seq, value, ingest_ns)`` events through a fresh graph, yielding
+    """Run ``(stream, seq, value, ingest_ns, origin)`` events through a fresh graph, yielding
     ``(seq, sub, output_name, value)`` where ``sub`` numbers the outputs of one input event."""
     graph = Graph(spec)
-    for stream, seq, value, ingest_ns in events:
-        event = Event(value, {}, ingest_ns)
+    for stream, seq, value, ingest_ns, origin in events:
+        event = Event(value, {}, ingest_ns, origin)
         for sub, (name, produced) in enumerate(graph.push(stream, event)):
             yield seq, sub, name, produced

@@ -49,6 +49,50 @@ def expand_lines(text: str, span: Span, before: int, after: int) -> Span:
     return starts[first - 1], end
 
 
+def comment_starts(text: str) -> list[int]:
+    """Offsets of every ``#`` comment in ``text`` (strings, heredocs and back-tick idents are
+    skipped, across lines)."""
+    found: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if text.startswith('"""', i):
+            close = text.find('"""', i + 3)
+            i = n if close < 0 else close + 3
+        elif ch == '"' or ch == "`":
+            i += 1
+            while i < n and text[i] != ch and text[i] != "\n":
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+        elif ch == "#":
+            found.append(i)
+            newline = text.find("\n", i)
+            i = n if newline < 0 else newline
+        else:
+            i += 1
+    return found
+
+
+def retoken_comments(text: str) -> str:
+    """Tremor re-prints a plain ``# text`` comment token as ``#`` + space + text (doc comments
+    ``##`` and ``#!config`` are printed as written).
+
+    >>> retoken_comments('a # b')
+    'a #  b'
+    >>> retoken_comments('"#{x}" ## doc')
+    '"#{x}" ## doc'
+    """
+    pieces, last = [], 0
+    for at in comment_starts(text):
+        if text[at + 1 : at + 2] in ("#", "!"):
+            continue
+        pieces.append(text[last : at + 1])
+        pieces.append(" ")
+        last = at + 1
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
 def render(
     text: str,
     *,
@@ -57,15 +101,21 @@ def render(
     outer: Span | None = None,
     hint: str | None = None,
     header: str = "Error: ",
+    text_end: int | None = None,
 ) -> str:
     """Render one diagnostic: header line, numbered source lines of ``outer``, caret callout under
-    ``inner`` after the line where ``inner`` ends, then the remaining lines of ``outer``."""
+    ``inner`` after the line where ``inner`` ends, then the remaining lines of ``outer``.
+
+    ``text_end`` cuts the shown source there (Tremor shows a lexer error's line only as far as
+    it had lexed).
+    """
     if inner is None:
         return f"{header.rstrip()} {message}" if header.strip() else message
     outer = outer or inner
     outer = (min(outer[0], inner[0]), max(outer[1], inner[1]))
     starts = line_starts(text)
-    lines = text.split("\n")
+    shown = text if text_end is None else text[:text_end]
+    lines = retoken_comments(shown).split("\n")
     first, _ = line_col(starts, outer[0])
     last, _ = line_col(starts, outer[1] - 1 if outer[1] > outer[0] else outer[0])
     inner_line, inner_col = line_col(starts, inner[0])
@@ -73,7 +123,9 @@ def render(
     inner_last, _ = line_col(starts, inner_end)
     out = [header]
     for number in range(first, last + 1):
-        out.append(f"{number:5} | {lines[number - 1] if number - 1 < len(lines) else ''}")
+        if number - 1 >= len(lines):
+            break
+        out.append(f"{number:5} | {lines[number - 1]}")
         if number == inner_last:
             if inner_last == inner_line:
                 width = max(1, inner[1] - inner[0])

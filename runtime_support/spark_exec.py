@@ -1,7 +1,7 @@
 """Run a pipeline graph over Spark DataFrames with Arrow-batched Python (``mapInArrow``).
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
-(long) and ``seq`` (long, input order). Output: one DataFrame per output name with columns
+(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Output: one DataFrame per output name with columns
 ``value`` (JSON text), ``seq`` and ``sub``; ordering by ``(seq, sub)`` gives Tremor's emission
 order for a single input stream.
 """
@@ -24,18 +24,19 @@ def make_mapper(spec: GraphSpec):
     def mapper(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        def events() -> Iterator[tuple[str, int, Any, int]]:
+        def events() -> Iterator[tuple[str, int, Any, int, str | None]]:
             for batch in batches:
                 cols = batch.to_pydict()
-                for name, seq, text, ns in zip(
-                    cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"]
+                origins = cols.get("origin") or [None] * batch.num_rows
+                for name, seq, text, ns, origin in zip(
+                    cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins
                 ):
                     try:
                         value = decode_json(text)
                     except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
                         bad.append((seq, INVALID_JSON.format(reason=err), text))
                         continue
-                    yield name, seq, value, ns if ns is not None else seq
+                    yield name, seq, value, ns if ns is not None else seq, origin
 
         bad: list[tuple[int, str, str]] = []
         rows: dict[str, list[Any]] = {"seq": [], "sub": [], "port": [], "value": []}
@@ -87,12 +88,15 @@ def prepare_inputs(inputs: dict[str, Any], streams: tuple[str, ...]):
             df = df.withColumn("seq", F.monotonically_increasing_id())
         if "ingest_ns" not in df.columns:
             df = df.withColumn("ingest_ns", F.lit(None).cast("long"))
+        if "origin" not in df.columns:
+            df = df.withColumn("origin", F.lit(None).cast("string"))
         frames.append(
             df.select(
                 F.lit(stream).alias("stream"),
                 F.col("seq").cast("long").alias("seq"),
                 F.col("value").cast("string").alias("value"),
                 F.col("ingest_ns").cast("long").alias("ingest_ns"),
+                F.col("origin").cast("string").alias("origin"),
             )
         )
     if not frames:

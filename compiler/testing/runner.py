@@ -7,9 +7,12 @@ Outputs are compared the way Tremor's harnesses compare them: in order, each val
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -42,15 +45,20 @@ def _spark():
     return get_session("tremorc-test")
 
 
-def run_job_on_lines(job_text: str, name: str, lines: list[str]) -> list[tuple[str, Any]]:
-    """Run a generated job over JSON lines (ingest_ns = line index); return ``(port, value)``
-    pairs in emission order."""
+ORIGINS = {"script": "snot://test:23/snot", "query": "tremor://localhost/test"}
+
+
+def run_job_on_lines(
+    job_text: str, name: str, lines: list[str], origin: str | None = None
+) -> list[tuple[str, Any]]:
+    """Run a generated job over JSON lines (ingest_ns = line index, the harness's origin URI);
+    return ``(port, value)`` pairs in emission order."""
     from runtime_support.spark_exec import ordered_union
 
     spark = _spark()
     module = load_job(job_text, name)
-    rows = [(i, line, i) for i, line in enumerate(lines)]
-    df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
+    rows = [(i, line, i, origin) for i, line in enumerate(lines)]
+    df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long, origin string")
     outputs = module.run_pipeline(spark, {"in": df})
     tagged = []
     for port, frame in outputs.items():
@@ -73,8 +81,9 @@ def _compare_values(got: list[Any], expected: list[Any]) -> str:
 
 def run_data_case(case: Case) -> str:
     """in → out: every emitted value (all ports) in order."""
-    job = compile_source(read_source(case.program), kind_of(case.program)).job
-    emitted = run_job_on_lines(job, case.name, input_lines(case))
+    kind = kind_of(case.program)
+    job = compile_source(read_source(case.program), kind).job
+    emitted = run_job_on_lines(job, case.name, input_lines(case), ORIGINS.get(kind))
     expected = [decode_json(line) for line in (case.read("out") or "").splitlines() if line.strip()]
     return _compare_values([value for _, value in emitted], expected)
 
@@ -102,10 +111,31 @@ def _caret_line(text: str) -> int | None:
     return None
 
 
+@contextmanager
+def tremor_harness_layout(case: Case) -> Iterator[Path]:
+    """Reproduce where Tremor's error harness runs: from a directory in which the corpus is
+    ``tests/`` and the module path is the case folder plus ``tremor-script/lib`` (paths in module
+    errors are rendered relative to it). Yields the program path as the harness names it."""
+    saved_cwd, saved_path = os.getcwd(), os.environ.get("TREMOR_PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "tests").symlink_to(case.folder.parent.parent.resolve())
+        os.chdir(tmp)
+        os.environ["TREMOR_PATH"] = "tremor-script/lib"
+        try:
+            yield Path("tests") / case.folder.parent.name / case.folder.name / case.program.name
+        finally:
+            os.chdir(saved_cwd)
+            if saved_path is None:
+                os.environ.pop("TREMOR_PATH", None)
+            else:
+                os.environ["TREMOR_PATH"] = saved_path
+
+
 def run_compile_error_case(case: Case, result: CaseResult) -> str:
     """The program must be rejected with error.txt's rendering (error.re: a regex search)."""
     try:
-        check_source(read_source(case.program), kind_of(case.program))
+        with tremor_harness_layout(case) as program:
+            check_source(read_source(program), kind_of(program))
     except CompileError as err:
         rendered = err.render().strip()
     else:
