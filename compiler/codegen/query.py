@@ -150,6 +150,7 @@ class _Builder:
         from_ports = tuple(p.name for p in defn.from_ports) or ("in",)
         into_ports = tuple(p.name for p in defn.into_ports) or ("out", "err")
         sub_scope = dscope.child()
+        sub_scope.uses = (*sub_scope.uses, *(s for s in defn.stmts if isinstance(s, S.Use)))
         sub = _Builder(
             self.em, sub_scope, f"{self.path}{stmt.name.name}/", args, from_ports, into_ports
         )

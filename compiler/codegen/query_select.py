@@ -16,7 +16,7 @@ from ..ast import query as Q
 from ..ast import script as S
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
-from ..passes.query_scope import Scope, const_value, embed, group_components
+from ..passes.query_scope import PlainError, Scope, const_value, embed, group_components
 from ..source import Source
 
 AGGR_MODULES = (("aggr", "stats"), ("aggr", "win"))
@@ -159,7 +159,7 @@ def window_code(target: Q.Target, em: Emitter, scope: Scope, args: Any) -> str:
         and "interval" in config
         or (defn.state is not None and ("size" in config or "interval" in config))
     ):
-        raise CompileError(
+        raise PlainError(
             "Bad window configuration, only one of `size`, `interval`, or `state` is allowed."
         )
     kind = "size" if "size" in config else "interval" if "interval" in config else "state"

@@ -14,7 +14,7 @@ from ..ast import script as S
 from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .query_scope import Scope, embed, group_components
+from .query_scope import NOT_CONST, Scope, embed, group_components
 
 RESERVED = ("in", "out", "err")
 IN_USE = "Name `{}` is already in use for another node, please use another name."
@@ -117,12 +117,17 @@ def check_aggregates(select: Q.Select, source: Source) -> None:
                 if n < fn.min_arity or (fn.max_arity is not None and n > fn.max_arity):
                     raise _err(
                         f"Bad arity for function {fn.short_name}/{registry.arity_text(fn)} "
-                        f"but was called with {n} arguments", node.span, source)
+                        f"but was called with {n} arguments", _from_select(select, node), source)
             for inner in node.args:
                 for sub in inner.walk():
                     if isinstance(sub, S.Call) and tuple(sub.module) in AGGR_MODULES:
                         raise _err("Aggregates can not be called inside of aggregates",
-                                   node.span, source)
+                                   _from_select(select, node), source)
+
+
+def _from_select(select: Q.Select, node: Node) -> Span:
+    """(quirk) Tremor underlines aggregate errors from the start of the ``select``."""
+    return Span(select.span.start, node.span.end)
 
 
 def check_window_refs(select: Q.Select, source: Source) -> None:
@@ -172,8 +177,20 @@ def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
         if named.port.name == "in":
             raise _err("port `in` is reserved for the `script` section", named.port.span,
                        scope.source, outer=stmt.span)
-        embed(named.script.items, scope)
+    check_consts(stmt.script, scope.source)
     embed(stmt.script.items, scope)
+    for named in stmt.named:
+        embed(named.script.items, scope)
+
+
+def check_consts(script: S.Script, source: Source) -> None:
+    """``const`` values may not read ``args`` (span: the whole line up to the ``;``)."""
+    for item in script.items:
+        if isinstance(item, S.Const) and any(
+            isinstance(n, S.Path) and n.root == "args" for n in item.value.walk()
+        ):
+            start = source.text.rfind("\n", 0, item.span.start) + 1
+            raise _err(NOT_CONST, Span(start, item.span.end), source)
 
 
 def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
@@ -192,7 +209,8 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
         for node in stmt.script.walk():
             if isinstance(node, S.Let) and node.target.root in ("event", "meta"):
                 what = "event" if node.target.root == "event" else "$"
-                raise _err(f"Can not assign to `{what}` here", node.span, source,
+                span = Span(node.target.span.start, node.span.end)
+                raise _err(f"Can not assign to `{what}` here", span, source,
                            outer=stmt.span)
     inner = Scope(source, (), {}, scope.modules)
     for named in stmt.named:
@@ -210,6 +228,13 @@ def _enclosing_expr(script: S.Script, target: Node) -> Node:
 
 
 def check_query(query: Q.Query, source: Source) -> Q.Query:
-    """Run every trickle check; return ``query`` unchanged."""
+    """Run every trickle check; return ``query`` unchanged.
+
+    Instantiation errors (undefined streams, unknown or non-constant args, window settings)
+    come from building the graph once (layering debt: this reaches into codegen).
+    """
     check_body(query.stmts, Scope(source), ())
+    from ..codegen.query import build_query_job
+
+    build_query_job(query, source, "check.py")
     return query

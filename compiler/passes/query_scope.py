@@ -21,6 +21,21 @@ from ..source import Source, Span
 NOT_CONST = "The expression isn't constant and can't be evaluated at compile time"
 
 
+class PlainError(CompileError):
+    """A pipeline-level error Tremor prints as its bare message (no ``Error:`` header)."""
+
+    def render(self) -> str:
+        return self.message
+
+
+AGGR_USE = S.Use(path=("aggr",), alias="aggr")
+
+
+def from_line_start(source: Source, span: Span) -> Span:
+    """(quirk) Tremor underlines some definitions from the start of their first line."""
+    return Span(source.text.rfind("\n", 0, span.start) + 1, span.end)
+
+
 class NotConstant(Exception):
     """The expression has no compile-time value."""
 
@@ -52,7 +67,7 @@ def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = N
     """``items`` as a checked script (module loading, resolution, folding)."""
     from ..pipeline import script_passes
 
-    script = S.Script(items=(*scope.uses, *items))
+    script = S.Script(items=(AGGR_USE, *scope.uses, *items))
     result = script_passes(script, source or scope.source)
     assert isinstance(result, S.Script)
     return result
@@ -114,7 +129,9 @@ def arg_values(
     values: dict[str, Any] = {}
     for entry in given:
         if entry.key.name not in known:
-            raise CompileError(f"Unknown parameter {entry.key.name}", entry.span,
+            span = from_line_start(caller.source, entry.span)
+            outer = from_line_start(caller.source, Span(max(0, span.start - 1), span.end))
+            raise CompileError(f"Unknown parameter {entry.key.name}", span, outer=outer,
                                source=caller.source)
     overrides = {e.key.name: e for e in given}
     for d in defs:
@@ -122,7 +139,8 @@ def arg_values(
             e = overrides[d.name.name]
             values[d.name.name] = const_value(e.value, caller, outer_args, e.span)
         elif d.default is not None:
-            values[d.name.name] = const_value(d.default, scope, outer_args, d.span)
+            span = from_line_start(scope.source, d.span)
+            values[d.name.name] = const_value(d.default, scope, outer_args, span)
         else:
             raise CompileError(f"Missing required argument: {d.name.name}", d.span,
                                source=scope.source)
