@@ -20,7 +20,7 @@ from .connectors import ConnectorSpec, RunContext, build_sink, build_source
 from .jsonio import decode_json
 from .session import get_session
 
-__all__ = ["ConnectorSpec", "FlowSpec", "main", "run_flow"]
+__all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
 RunPipeline = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
@@ -90,7 +90,7 @@ def run_flow(spark: Any, flow: FlowSpec, run_pipeline: RunPipeline, ctx: RunCont
     return 0
 
 
-def main(
+def flow_main(
     flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
     """Entry point of a flow job: ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M]``."""
@@ -120,3 +120,6 @@ def main(
 
         print(f"Error: {err}", file=sys.stderr)
         return 1
+
+
+main = flow_main
