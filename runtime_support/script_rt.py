@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import TremorError
 from .highlight import render
+from .paths import INDEX_SEGMENT, assign_into_array, need_type
 from .values import type_name
 
 __all__ = [
@@ -81,7 +82,8 @@ def bad_assign(site: int, message: str = "Can't assign to a constant expression"
 def assign(root: Any, keys: tuple[Any, ...], value: Any, site: int) -> Any:
     """Return ``root`` with ``value`` stored at the record path ``keys`` (copy-on-write).
 
-    Missing intermediate records are created; a ``null`` root becomes a record.
+    Missing intermediate records are created (an existing non-record, ``null`` included, is an
+    error, as in :func:`runtime_support.paths.set_path`). An index or range segment (:data:`~runtime_support.paths.INDEX_SEGMENT`) or a non-string key is an error.
 
     >>> r = {"a": {"b": 1}}
     >>> assign(r, ("a", "c"), 2, 0), r
@@ -90,15 +92,14 @@ def assign(root: Any, keys: tuple[Any, ...], value: Any, site: int) -> Any:
     if not keys:
         return value
     key = keys[0]
+    if key is INDEX_SEGMENT:
+        raise assign_into_array(site)
     if type(key) is not str:
-        raise TremorError(f"Conflicting types, got {type_name(key)} but expected string", site)
-    if root is None:
-        root = {}
-    elif type(root) is not dict:
-        raise TremorError(f"Conflicting types, got {type_name(root)} but expected record", site)
-    child = root.get(key)
+        raise need_type(key, "string", site)
+    if type(root) is not dict:
+        raise need_type(root, "record", site)
     copy = dict(root)
-    copy[key] = assign(child, keys[1:], value, site)
+    copy[key] = assign(root[key] if key in root else {}, keys[1:], value, site)
     return copy
 
 

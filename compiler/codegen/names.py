@@ -37,8 +37,8 @@ _UNSAFE = re.compile(r"[^0-9A-Za-z_]+")
 
 def sanitize(text: str) -> str:
     """Reduce ``text`` to ASCII identifier characters (readable, not injective)."""
-    cleaned = _UNSAFE.sub("_", text).strip("_")
-    return cleaned or "x"
+    cleaned = _UNSAFE.sub("_", text)
+    return cleaned if cleaned.strip("_") else "x"
 
 
 class Names:

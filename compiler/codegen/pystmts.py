@@ -77,7 +77,9 @@ class StmtGen(ExprGen):
         return self.into_temp(lambda fin: self.match(e, fin))
 
     def x_For(self, e: ast.For) -> str:
-        return self.into_temp(lambda fin: self.for_(e, fin))
+        result: list[str] = []
+        self.for_(e, result.append)
+        return result[0]
 
     def x_Let(self, e: ast.Let) -> str:
         return self.let(e, need=True) or "None"
