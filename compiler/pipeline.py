@@ -86,8 +86,10 @@ def script_passes(script: object, source: Source) -> object:
     needs resolved constants and functions)."""
     from .modules import load_modules
     from .passes.const_fold import fold_constants
+    from .passes.literal_checks import check_literals
     from .passes.resolve import resolve
 
+    check_literals(script, source)  # type: ignore[arg-type]
     modules = load_modules(script, source)
     resolved = resolve(script, source, modules)
     return fold_constants(resolved, source)
@@ -96,6 +98,13 @@ def script_passes(script: object, source: Source) -> object:
 @guarded
 def check_source(source: Source, kind: str) -> object:
     """Parse and run the front-end passes of ``kind``; return the checked tree."""
+    try:
+        return _check(source, kind)
+    except CompileError as err:
+        raise err.with_source(source) from None
+
+
+def _check(source: Source, kind: str) -> object:
     tree = parse(source, kind)
     if kind == "script":
         return script_passes(tree, source)
