@@ -82,8 +82,9 @@ def bad_assign(site: int, message: str = "Can't assign to a constant expression"
 def assign(root: Any, keys: tuple[Any, ...], value: Any, site: int) -> Any:
     """Return ``root`` with ``value`` stored at the record path ``keys`` (copy-on-write).
 
-    Missing intermediate records are created (an existing non-record, ``null`` included, is an
-    error, as in :func:`runtime_support.paths.set_path`). An index or range segment (:data:`~runtime_support.paths.INDEX_SEGMENT`) or a non-string key is an error.
+    Missing intermediate records are created; an existing non-record (``null`` included) on
+    the way is an error, as in :func:`runtime_support.paths.set_path`. An index or range
+    segment (``INDEX_SEGMENT``) or a non-string key is an error.
 
     >>> r = {"a": {"b": 1}}
     >>> assign(r, ("a", "c"), 2, 0), r
