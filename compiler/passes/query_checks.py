@@ -122,7 +122,7 @@ def check_aggregates(select: Q.Select, source: Source) -> None:
                 for sub in inner.walk():
                     if isinstance(sub, S.Call) and tuple(sub.module) in AGGR_MODULES:
                         raise _err("Aggregates can not be called inside of aggregates",
-                                   _from_select(select, node), source)
+                                   _from_select(select, sub), source)
 
 
 def _from_select(select: Q.Select, node: Node) -> Span:

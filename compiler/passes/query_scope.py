@@ -67,7 +67,8 @@ def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = N
     """``items`` as a checked script (module loading, resolution, folding)."""
     from ..pipeline import script_passes
 
-    script = S.Script(items=(AGGR_USE, *scope.uses, *items))
+    uses = tuple(u for u in scope.uses if u.alias not in scope.modules)
+    script = S.Script(items=(AGGR_USE, *uses, *items))
     result = script_passes(script, source or scope.source)
     assert isinstance(result, S.Script)
     return result
@@ -115,7 +116,40 @@ def const_value(
     try:
         return literal(script.items[-1])
     except NotConstant:
+        pass
+    try:
+        return run_constant(script, scope.source)
+    except NotConstant:
         raise CompileError(message, span, outer=outer, source=scope.source) from None
+
+
+_RUNTIME_ROOTS = ("event", "meta", "state", "group", "window", "args", "local")
+
+
+def run_constant(script: S.Script, source: Source) -> Any:
+    """Evaluate a closed expression (no event/state/args, only const functions) by running its
+    generated code once; :class:`NotConstant` otherwise."""
+    from runtime_support.context import EventContext
+    from runtime_support.stdlib import registry
+
+    for node in script.items[-1].walk():
+        if isinstance(node, S.Path) and node.root in _RUNTIME_ROOTS:
+            raise NotConstant
+        if isinstance(node, S.Call):
+            fn = registry.lookup("::".join((*node.module, node.name)))
+            if fn is None or not fn.const:
+                raise NotConstant
+    from ..codegen.pyscript import generate_script
+
+    generated = generate_script(script, source, prefix="constant")
+    lines = [f"from {m} import {n}" for m, n in (i.split(":") for i in generated.imports)]
+    namespace: dict[str, Any] = {}
+    exec("\n".join([*lines, generated.code]), namespace)  # noqa: S102 - our own generated code
+    try:
+        _, value, _, _ = namespace[generated.entry](None, {}, None, EventContext())
+    except Exception:  # noqa: BLE001 - any failure means "not a constant"
+        raise NotConstant from None
+    return value
 
 
 def arg_values(
