@@ -15,7 +15,14 @@ from typing import Any
 from ..ast import query as Q
 from ..ast import script as S
 from ..diagnostics import CompileError
-from ..passes.query_scope import Scope, arg_values, const_value, embed, with_module_scopes
+from ..passes.query_scope import (
+    Scope,
+    arg_values,
+    const_value,
+    embed,
+    load_query_modules,
+    with_module_scopes,
+)
 from ..source import Source
 from .build import emit_ports, uses_state
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
@@ -228,7 +235,7 @@ def compile_pipeline(
     ``node_prefix``."""
     em = Emitter(prefix)
     scope = Scope(source, tuple(s for s in stmts if isinstance(s, S.Use)))
-    with_module_scopes(scope, modules if modules is not None else _load(stmts, source))
+    with_module_scopes(scope, modules if modules is not None else load_query_modules(stmts, source))
     builder = _Builder(em, scope, node_prefix, {} if args is None else args, from_ports, into_ports)
     builder.build(stmts)
     return PipelineCode(
@@ -241,15 +248,6 @@ def compile_pipeline(
         outputs=tuple((p, builder.streams[p]) for p in into_ports),
         errors=tuple(builder.errors),
     )
-
-
-def _load(stmts: tuple[Q.QueryItem, ...], source: Source) -> dict[tuple[str, ...], Any]:
-    from ..modules import load_modules
-    from ..parse.query import parse_query
-    from ..parse.script import parse_script
-
-    tree = Q.Query(stmts=stmts)
-    return load_modules(tree, source, parsers={".tremor": parse_script, ".trickle": parse_query})
 
 
 def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[str, ...]:

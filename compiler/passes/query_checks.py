@@ -14,7 +14,7 @@ from ..ast import script as S
 from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .query_scope import NOT_CONST, Scope, embed, group_components
+from .query_scope import NOT_CONST, Scope, load_query_modules, with_module_scopes, embed, group_components
 
 RESERVED = ("in", "out", "err")
 IN_USE = "Name `{}` is already in use for another node, please use another name."
@@ -233,7 +233,9 @@ def check_query(query: Q.Query, source: Source) -> Q.Query:
     Instantiation errors (undefined streams, unknown or non-constant args, window settings)
     come from building the graph once (layering debt: this reaches into codegen).
     """
-    check_body(query.stmts, Scope(source), ())
+    scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)))
+    with_module_scopes(scope, load_query_modules(query.stmts, source))
+    check_body(query.stmts, scope, ())
     from ..codegen.query import build_query_job
 
     build_query_job(query, source, "check.py")

@@ -137,7 +137,7 @@ def run_constant(script: S.Script, source: Source) -> Any:
             raise NotConstant
         if isinstance(node, S.Call):
             fn = registry.lookup("::".join((*node.module, node.name)))
-            if fn is None or not fn.const:
+            if fn is None or (not fn.const and fn.native):
                 raise NotConstant
     from ..codegen.pyscript import generate_script
 
@@ -184,6 +184,16 @@ def arg_values(
 def replace_uses(query_items: tuple[Q.QueryItem, ...]) -> tuple[S.Use, ...]:
     """The ``use`` items among a body's statements."""
     return tuple(item for item in query_items if isinstance(item, S.Use))
+
+
+def load_query_modules(stmts: tuple[Q.QueryItem, ...], source: Source) -> dict[Any, Any]:
+    """Every module the body ``use``s (``.trickle`` modules parsed as queries)."""
+    from ..modules import load_modules
+    from ..parse.query import parse_query
+    from ..parse.script import parse_script
+
+    tree = Q.Query(stmts=stmts)
+    return load_modules(tree, source, parsers={".tremor": parse_script, ".trickle": parse_query})
 
 
 def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Scope:
