@@ -83,6 +83,7 @@ def run_flow(spark: Any, flow: FlowSpec, run_pipeline: RunPipeline, ctx: RunCont
             sink = live[row.sink]
             sink.write(sinks[row.sink][1], decode_json(row.value))
             if sink.stops:
+                ctx.exited = True
                 break
     finally:
         for sink in live.values():

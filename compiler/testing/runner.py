@@ -21,6 +21,7 @@ from runtime_support.jsonio import canonical_json, decode_json
 
 from ..diagnostics import CompileError
 from ..pipeline import check_source, compile_source, kind_of, read_source, warnings_of
+from ..source import Source
 from .cases import Case, discover, input_lines
 from .loader import load_job
 
@@ -170,10 +171,46 @@ def run_warning_case(case: Case) -> str:
     return ""
 
 
+FLOW_TIME_LIMIT = 60.0  # seconds; Tremor's harness allows 10 s, a cold local Spark needs more
+
+
+def flow_source(case: Case) -> Source:
+    """``flow.troy``, plus ``deploy flow main with <config.json args> end`` when the file deploys
+    nothing itself (Tremor's flow harness deploys the archive entry point ``main``)."""
+    source = read_source(case.program)
+    if re.search(r"(?m)^\s*deploy\s+flow\b", source.text):
+        return source
+    config = json.loads(case.read("config.json") or "{}")
+    args = ", ".join(f"{key} = {json.dumps(value)}" for key, value in config.items())
+    stmt = f"\ndeploy flow main with {args} end;\n" if args else "\ndeploy flow main;\n"
+    return Source(source.name, source.text + stmt, source.path)
+
+
+def run_flow_case(case: Case) -> str:
+    """The flow's job must build and run to completion, stopped by its exit connector."""
+    from runtime_support.connectors import RunContext
+    from runtime_support.flow import run_flow
+
+    job = compile_source(flow_source(case), "deploy").job
+    module = load_job(job, case.name)
+    ctx = RunContext(ingest_ns="index", stdout_path=os.devnull)
+    started = time.perf_counter()
+    code = run_flow(_spark(), module.FLOW, module.run_pipeline, ctx)
+    elapsed = time.perf_counter() - started
+    if code != 0:
+        return f"flow exited with code {code}"
+    if not ctx.exited:
+        return "the flow ended without an event reaching an exit connector"
+    if elapsed > FLOW_TIME_LIMIT:
+        return f"the flow took {elapsed:.1f}s (limit {FLOW_TIME_LIMIT:.0f}s)"
+    return ""
+
+
 RUNNERS: dict[str, Callable[[Case], str]] = {
     "data": run_data_case,
     "runtime_error": run_runtime_error_case,
     "warning": run_warning_case,
+    "flow": run_flow_case,
 }
 
 

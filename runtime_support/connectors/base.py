@@ -40,6 +40,7 @@ class RunContext:
     stdout_path: str | None = None
     ingest_ns: str = "wallclock"
     start_ns: int = field(default_factory=time.time_ns)
+    exited: bool = False  # set when an event reached an exit connector
     _stdout: TextIO | None = None
 
     def ingest(self, index: int) -> int:
