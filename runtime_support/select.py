@@ -101,6 +101,7 @@ class SelectOperator(Sink):
             self._process(event)
         except RenderedError as err:
             error = {"error": err.text, "event": event.value}
+            self._out = []  # Tremor discards the event's partial outputs on error
             self._out.append(("error", Event(error, event.meta, event.ingest_ns, event.origin_uri)))
         return self._out
 
