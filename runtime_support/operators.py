@@ -44,8 +44,13 @@ class Batch:
     def process(self, port: str, event: Event) -> list[Output]:
         if self.first is None:
             self.first = event
-        data = {"value": event.value, "meta": event.meta, "ingest_ns": event.ingest_ns,
-                "kind": None, "is_batch": False}
+        data = {
+            "value": event.value,
+            "meta": event.meta,
+            "ingest_ns": event.ingest_ns,
+            "kind": None,
+            "is_batch": False,
+        }
         self.items.append({"data": data})
         late = self.timeout is not None and event.ingest_ns - self.first.ingest_ns > self.timeout
         if len(self.items) < self.size and not late:

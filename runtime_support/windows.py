@@ -155,11 +155,11 @@ class Sink:
 
 def _record(frame: Frame, sink: Sink, prev: tuple[bool, list[Aggregate]] | None) -> None:
     if prev is None:
-        for aggr, args in zip(frame.aggrs, sink.aggr_args(frame)):
+        for aggr, args in zip(frame.aggrs, sink.aggr_args(frame), strict=False):
             aggr.accumulate(args)
         frame.holds_data = True
     elif prev[0]:
-        for aggr, other in zip(frame.aggrs, prev[1]):
+        for aggr, other in zip(frame.aggrs, prev[1], strict=False):
             aggr.merge(other)
         frame.holds_data = True
 
@@ -193,4 +193,3 @@ def run_frames(
         return can_remove
     _record(frame, sink, prev)
     return False
-

@@ -44,7 +44,10 @@ def test_size_window_emits_including_event() -> None:
 
 
 def test_tilt_frames_smallest_first() -> None:
-    windows = (WindowSpec(name="a", kind="size", amount=2), WindowSpec(name="b", kind="size", amount=3))
+    windows = (
+        WindowSpec(name="a", kind="size", amount=2),
+        WindowSpec(name="b", kind="size", amount=3),
+    )
     got = _collect(windows, list(range(6)))
     assert got == [[0, 1], [2, 3], [4, 5], [0, 1, 2, 3, 4, 5]]
 

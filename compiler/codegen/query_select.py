@@ -132,7 +132,7 @@ def _map_value(value: Any, fn: Callable[[Node], Node]) -> Any:
         return _map_children(value, fn)
     if isinstance(value, tuple):
         items = tuple(_map_value(v, fn) for v in value)
-        return value if all(a is b for a, b in zip(items, value)) else items
+        return value if all(a is b for a, b in zip(items, value, strict=False)) else items
     return value
 
 

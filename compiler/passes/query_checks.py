@@ -14,7 +14,14 @@ from ..ast import script as S
 from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .query_scope import NOT_CONST, Scope, load_query_modules, with_module_scopes, embed, group_components
+from .query_scope import (
+    NOT_CONST,
+    Scope,
+    embed,
+    group_components,
+    load_query_modules,
+    with_module_scopes,
+)
 
 RESERVED = ("in", "out", "err")
 IN_USE = "Name `{}` is already in use for another node, please use another name."
@@ -45,8 +52,12 @@ def check_names(stmts: tuple[Q.QueryItem, ...], source: Source, ports: tuple[str
         if isinstance(stmt, Q.DefinePipeline):
             if stmt.name.name in pipelines:
                 end = Span(stmt.span.end - 3, stmt.span.end)
-                raise _err(f"Can't define the pipeline `{stmt.name.name}` twice", end, source,
-                           outer=stmt.span)
+                raise _err(
+                    f"Can't define the pipeline `{stmt.name.name}` twice",
+                    end,
+                    source,
+                    outer=stmt.span,
+                )
             pipelines.add(stmt.name.name)
         elif isinstance(stmt, Q.CreateStream):
             name = stmt.name.name
@@ -58,8 +69,9 @@ def check_names(stmts: tuple[Q.QueryItem, ...], source: Source, ports: tuple[str
         elif isinstance(stmt, Q.Create):
             name = stmt.name.name
             if name in nodes or name in RESERVED:
-                raise _err(IN_USE.format(name), stmt.span, source,
-                           outer=_context(source, stmt.span))
+                raise _err(
+                    IN_USE.format(name), stmt.span, source, outer=_context(source, stmt.span)
+                )
             nodes.add(name)
 
 
@@ -97,8 +109,12 @@ def check_locals(select: Q.Select, source: Source) -> None:
             span = expr.span
             if isinstance(select.group_by, Q.GroupSet) and expr is not select.target:
                 span = select.group_by.span if _within(expr, select.group_by) else span
-            raise _err("Local variables are not allowed here", span, source,
-                       outer=_context(source, span, 3, 1))
+            raise _err(
+                "Local variables are not allowed here",
+                span,
+                source,
+                outer=_context(source, span, 3, 1),
+            )
 
 
 def _within(expr: Node, group: Node) -> bool:
@@ -117,12 +133,18 @@ def check_aggregates(select: Q.Select, source: Source) -> None:
                 if n < fn.min_arity or (fn.max_arity is not None and n > fn.max_arity):
                     raise _err(
                         f"Bad arity for function {fn.short_name}/{registry.arity_text(fn)} "
-                        f"but was called with {n} arguments", _from_select(select, node), source)
+                        f"but was called with {n} arguments",
+                        _from_select(select, node),
+                        source,
+                    )
             for inner in node.args:
                 for sub in inner.walk():
                     if isinstance(sub, S.Call) and tuple(sub.module) in AGGR_MODULES:
-                        raise _err("Aggregates can not be called inside of aggregates",
-                                   _from_select(select, sub), source)
+                        raise _err(
+                            "Aggregates can not be called inside of aggregates",
+                            _from_select(select, sub),
+                            source,
+                        )
 
 
 def _from_select(select: Q.Select, node: Node) -> Span:
@@ -142,8 +164,12 @@ def check_window_refs(select: Q.Select, source: Source) -> None:
         if isinstance(node, S.Expr) and any(node == c for c in comps):
             return
         if isinstance(node, S.Path) and node.root in ("event", "meta"):
-            raise _err("References to `event` or `$` are not allowed in this context",
-                       node.span, source, hint=EVENT_HINT)
+            raise _err(
+                "References to `event` or `$` are not allowed in this context",
+                node.span,
+                source,
+                hint=EVENT_HINT,
+            )
         for child in node.children():
             visit(child)
 
@@ -175,8 +201,12 @@ def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
     """Named ports (``in`` is reserved) and the script bodies."""
     for named in stmt.named:
         if named.port.name == "in":
-            raise _err("port `in` is reserved for the `script` section", named.port.span,
-                       scope.source, outer=stmt.span)
+            raise _err(
+                "port `in` is reserved for the `script` section",
+                named.port.span,
+                scope.source,
+                outer=stmt.span,
+            )
     check_consts(stmt.script, scope.source)
     embed(stmt.script.items, scope)
     for named in stmt.named:
@@ -198,20 +228,24 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
     source = scope.source
     for named in stmt.named:
         if named.port.name != "tick":
-            raise _err("Only `tick` scripts are supported by windows", named.port.span, source,
-                       outer=stmt.span)
+            raise _err(
+                "Only `tick` scripts are supported by windows",
+                named.port.span,
+                source,
+                outer=stmt.span,
+            )
         for node in named.script.walk():
             if isinstance(node, S.Path) and node.root == "event":
                 parent = _enclosing_expr(named.script, node)
-                raise _err("`event` isn't accessible in this context", parent.span, source,
-                           outer=stmt.span)
+                raise _err(
+                    "`event` isn't accessible in this context", parent.span, source, outer=stmt.span
+                )
     if stmt.script is not None:
         for node in stmt.script.walk():
             if isinstance(node, S.Let) and node.target.root in ("event", "meta"):
                 what = "event" if node.target.root == "event" else "$"
                 span = Span(node.target.span.start, node.span.end)
-                raise _err(f"Can not assign to `{what}` here", span, source,
-                           outer=stmt.span)
+                raise _err(f"Can not assign to `{what}` here", span, source, outer=stmt.span)
     inner = Scope(source, (), {}, scope.modules)
     for named in stmt.named:
         embed(named.script.items, inner)

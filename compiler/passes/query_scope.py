@@ -108,7 +108,12 @@ def substitute_args(expr: S.Expr, args: Any) -> S.Expr:
 
 
 def const_value(
-    expr: S.Expr, scope: Scope, args: Any, span: Span, *, message: str = NOT_CONST,
+    expr: S.Expr,
+    scope: Scope,
+    args: Any,
+    span: Span,
+    *,
+    message: str = NOT_CONST,
     outer: Span | None = None,
 ) -> Any:
     """The compile-time value of ``expr`` with ``args`` substituted, or Tremor's error."""
@@ -153,8 +158,12 @@ def run_constant(script: S.Script, source: Source) -> Any:
 
 
 def arg_values(
-    defs: tuple[Q.ArgDef, ...], given: tuple[Q.WithEntry, ...], scope: Scope, outer_args: Any,
-    *, caller: Scope | None = None,
+    defs: tuple[Q.ArgDef, ...],
+    given: tuple[Q.WithEntry, ...],
+    scope: Scope,
+    outer_args: Any,
+    *,
+    caller: Scope | None = None,
 ) -> dict[str, Any]:
     """The args record of a created artefact: defaults overridden by ``with`` entries (both
     evaluated against the enclosing args)."""
@@ -165,8 +174,9 @@ def arg_values(
         if entry.key.name not in known:
             span = from_line_start(caller.source, entry.span)
             outer = from_line_start(caller.source, Span(max(0, span.start - 1), span.end))
-            raise CompileError(f"Unknown parameter {entry.key.name}", span, outer=outer,
-                               source=caller.source)
+            raise CompileError(
+                f"Unknown parameter {entry.key.name}", span, outer=outer, source=caller.source
+            )
     overrides = {e.key.name: e for e in given}
     for d in defs:
         if d.name.name in overrides:
@@ -176,8 +186,9 @@ def arg_values(
             span = from_line_start(scope.source, d.span)
             values[d.name.name] = const_value(d.default, scope, outer_args, span)
         else:
-            raise CompileError(f"Missing required argument: {d.name.name}", d.span,
-                               source=scope.source)
+            raise CompileError(
+                f"Missing required argument: {d.name.name}", d.span, source=scope.source
+            )
     return values
 
 
@@ -205,8 +216,9 @@ def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Sco
             sub = Scope(module.source, replace_uses(tree.stmts))
             for stmt in tree.stmts:
                 name = getattr(stmt, "name", None)
-                if isinstance(stmt, Q.DefinePipeline | Q.DefineScript | Q.DefineWindow
-                              | Q.DefineOperator) and isinstance(name, Q.Ident):
+                if isinstance(
+                    stmt, Q.DefinePipeline | Q.DefineScript | Q.DefineWindow | Q.DefineOperator
+                ) and isinstance(name, Q.Ident):
                     sub.defs[name.name] = stmt
             scope.modules[use.alias] = sub
     return scope
