@@ -1,18 +1,20 @@
-"""Checks of pipelines embedded in flows, delegated to the trickle checks (helper F's
-:mod:`compiler.passes.query_checks`) when they are available."""
+"""Checks of pipelines embedded in flows, delegated to the trickle checks of
+:mod:`compiler.passes.query_checks` (names, locals, aggregates, window references, scripts)."""
 
 from __future__ import annotations
 
 from ..ast import query as Q
+from ..ast import script as S
 from ..source import Source
 
 
 def check_pipeline_definition(defn: Q.DefinePipeline, source: Source) -> None:
-    """Run the trickle statement checks over the body of ``defn`` (no-op until they exist)."""
-    try:
-        from . import query_checks
-    except ImportError:
-        return
-    checker = getattr(query_checks, "check_pipeline_definition", None)
-    if checker is not None:
-        checker(defn, source)
+    """Run the trickle body checks over ``defn`` as the trickle checker does for a nested
+    ``define pipeline`` (its declared ports are reserved names)."""
+    from .query_checks import check_body
+    from .query_scope import Scope, load_query_modules, with_module_scopes
+
+    scope = Scope(source, tuple(s for s in defn.stmts if isinstance(s, S.Use)))
+    with_module_scopes(scope, load_query_modules(defn.stmts, source))
+    ports = tuple(p.name for p in (*defn.from_ports, *defn.into_ports))
+    check_body(defn.stmts, scope, ports)

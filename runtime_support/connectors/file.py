@@ -16,9 +16,8 @@ from ..codecs import codec_from, framing_from
 from .base import ConnectorSpec, RunContext
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
-_QUOTE = (
-    "substring(to_json(named_struct('v', value)), 6, length(to_json(named_struct('v', value))) - 6)"
-)
+_JSON = "to_json(named_struct('v', value))"
+_QUOTE = f"substring({_JSON}, 6, length({_JSON}) - 6)"  # {"v":"…"} → "…"
 
 
 def _path(spec: ConnectorSpec) -> str:
