@@ -135,6 +135,9 @@ class ScriptOperator:
         except TremorError as err:
             error = {"error": self.render_error(err) + "\n\n", "event": event.value}
             return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
+        except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job
+            error = {"error": f"Internal error: {type(err).__name__}: {err}", "event": event.value}
+            return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
         if out_port is None:
             return []
         return [(out_port, Event(value, meta, event.ingest_ns, event.origin_uri))]

@@ -40,6 +40,11 @@ class _Sentinel:
     def __repr__(self) -> str:
         return self.name
 
+    def __reduce__(self) -> str:
+        # Pickle as a reference to the module global of that name, so the identity test
+        # ``value is UNSET`` survives shipping generated code to Spark workers.
+        return self.name
+
 
 UNSET: Any = _Sentinel("UNSET")
 """Value of a local that was never assigned."""

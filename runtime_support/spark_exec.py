@@ -45,7 +45,7 @@ def make_mapper(spec: GraphSpec):
             rows["seq"].append(seq)
             rows["sub"].append(sub)
             rows["port"].append(port)
-            rows["value"].append(encode_json(value))
+            rows["value"].append(_encoded(value))
             if len(rows["seq"]) >= 4096:
                 yield pa.RecordBatch.from_pydict(rows, schema=_arrow_schema())
                 rows = {"seq": [], "sub": [], "port": [], "value": []}
@@ -54,6 +54,15 @@ def make_mapper(spec: GraphSpec):
             yield pa.RecordBatch.from_pydict(rows, schema=_arrow_schema())
 
     return mapper
+
+
+def _encoded(value: Any) -> str:
+    """JSON text of an emitted value; a value that cannot be encoded becomes an error record
+    (the event is reported, never silently lost)."""
+    try:
+        return encode_json(value)
+    except Exception as err:  # noqa: BLE001 - see docstring
+        return encode_json({"error": f"Can not encode the emitted value: {err}", "event": repr(value)})
 
 
 def _flush_bad(bad: list[tuple[int, str, str]], rows: dict[str, list[Any]]) -> None:

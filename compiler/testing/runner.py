@@ -90,12 +90,27 @@ def run_data_case(case: Case) -> str:
 
 
 def run_runtime_error_case(case: Case) -> str:
-    """in → an error on ``err`` whose rendered text equals error.txt (other outputs must match
-    ``out`` when the case has one)."""
-    job = compile_source(read_source(case.program), kind_of(case.program)).job
-    emitted = run_job_on_lines(job, case.name, input_lines(case))
-    errors = [v for port, v in emitted if port == "err" and isinstance(v, dict) and "error" in v]
+    """A runtime error rendered exactly as error.txt.
+
+    Scripts: the error arrives on ``err``. Queries (Tremor's ``query_runtime_errors`` harness):
+    the outputs must equal ``out``, and an event whose processing failed (our ``error_log``
+    port) must carry error.txt's text.
+    """
+    kind = kind_of(case.program)
+    job = compile_source(read_source(case.program), kind).job
+    emitted = run_job_on_lines(job, case.name, input_lines(case), ORIGINS.get(kind))
     expected = (case.read("error.txt") or "").strip()
+    if kind == "query":
+        outputs = [value for port, value in emitted if port != "error_log"]
+        failures = [value for port, value in emitted if port == "error_log"]
+        wanted = [decode_json(line) for line in (case.read("out") or "").splitlines() if line.strip()]
+        difference = _compare_values(outputs, wanted)
+        if difference:
+            return difference
+        if failures and str(failures[0].get("error", "")).strip() != expected:
+            return f"error differs:\n{failures[0].get('error')}\n--- expected:\n{expected}"
+        return ""
+    errors = [v for port, v in emitted if port == "err" and isinstance(v, dict) and "error" in v]
     if not any(str(e["error"]).strip() == expected for e in errors):
         got = errors[0]["error"].strip() if errors else "no error on err"
         return f"error differs:\n{got}\n--- expected:\n{expected}"
