@@ -13,6 +13,7 @@ from typing import Any
 
 from .graph import GraphSpec, run_events
 from .jsonio import decode_json, encode_json
+from .native import apply_native_prefilter
 
 OUTPUT_SCHEMA = "seq long, sub int, port string, value string"
 INVALID_JSON = "Invalid JSON input: {reason}"
@@ -126,6 +127,8 @@ def run_graph(spec: GraphSpec, inputs: dict[str, Any]) -> dict[str, Any]:
     from pyspark.sql import functions as F
 
     df = prepare_inputs(inputs, spec.inputs)
+    # Native lowering (runtime_support/native.py): no-op unless the job attached a pre-filter.
+    df = apply_native_prefilter(spec, df)
     if spec.stateful:
         df = df.repartition(1)
     df = df.sortWithinPartitions("seq", "stream")

@@ -62,14 +62,26 @@ def build_script_job(script: S.Script, source: Source, job_name: str) -> str:
 
 
 def build_job(tree: object, source: Source, kind: str, job_name: str) -> str:
-    """Dispatch on the program kind."""
+    """Dispatch on the program kind (then add the native pre-filter when that mode is on)."""
     if kind == "script":
         assert isinstance(tree, S.Script)
-        return build_script_job(tree, source, job_name)
+        return _with_native(tree, kind, build_script_job(tree, source, job_name))
     if kind == "query":
         from .query import build_query_job
 
-        return build_query_job(tree, source, job_name)
+        return _with_native(tree, kind, build_query_job(tree, source, job_name))
     from .deploy import build_deploy_job
 
     return build_deploy_job(tree, source, job_name)
+
+
+def _with_native(tree: object, kind: str, job: str) -> str:
+    """Native lowering (helper H, ``compiler/lowering``): with ``TREMORC_NATIVE=1``, events the
+    program provably drops are removed in the JVM before ``mapInArrow``; otherwise ``job``."""
+    from ..lowering.attach import attach_prefilter, native_enabled
+    from ..lowering.prefilter import native_drop_plan
+
+    if not native_enabled():
+        return job
+    plan = native_drop_plan(tree, kind)
+    return job if plan is None else attach_prefilter(job, "in", plan)
