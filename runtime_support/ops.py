@@ -391,6 +391,8 @@ def check_bool_rhs(left: Any, v: Any, op: str, site: int = -1) -> bool:
     raise _invalid_bool(op, left, type_name(v), site)
 
 
-def xor_bool(a: Any, b: Any, site: int = -1) -> bool:
-    """``a xor b``: both operands are evaluated and must be bools."""
-    return check_bool(a, "xor", site) is not check_bool_rhs(a, b, "xor", site)
+def xor_bool(a: Any, b: Any, site: int = -1, right_site: int | None = None) -> bool:
+    """``a xor b``: both operands are evaluated and must be bools (``right_site`` locates an
+    error in ``b``; it defaults to ``site``)."""
+    rsite = site if right_site is None else right_site
+    return check_bool(a, "xor", site) is not check_bool_rhs(a, b, "xor", rsite)

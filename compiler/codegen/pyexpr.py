@@ -131,17 +131,22 @@ class ExprGen(Base):
         return f"{self.rt('unary')}({e.op!r}, {operand}, {site})"
 
     def x_Binary(self, e: ast.Binary) -> str:
-        site = self.site(e.span)
         if e.op in ("and", "or"):
-            return self.logical(e, site)
+            return self.logical(e)
         left, right = self.exprs((e.left, e.right))
         if e.op == "xor":
-            return f"{self.rt('xor_bool')}({left}, {right}, {site})"
+            # Tremor underlines the operand that is not a bool.
+            sites = f"{self.site(e.left.span, e.span)}, {self.site(e.right.span, e.span)}"
+            return f"{self.rt('xor_bool')}({left}, {right}, {sites})"
+        site = self.site(e.span)
         return f"{self.rt(_NAMED_OPS[e.op])}({left}, {right}, {site})"
 
-    def logical(self, e: ast.Binary, site: int) -> str:
-        """Short-circuit ``and``/``or``: the right side only runs when needed."""
+    def logical(self, e: ast.Binary) -> str:
+        """Short-circuit ``and``/``or``: the right side only runs when needed; a non-bool
+        operand is underlined on its own, as Tremor does."""
+        site = self.site(e.left.span, e.span)
         left = f"{self.rt('check_bool')}({self.expr(e.left)}, {e.op!r}, {site})"
+        site = self.site(e.right.span, e.span)
         with self.capture() as lines:
             right = self.expr(e.right)
         decided = "True" if e.op == "and" else "False"
