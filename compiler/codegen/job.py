@@ -41,16 +41,18 @@ def _environment() -> jinja2.Environment:
 
 
 def import_lines(imports: tuple[str, ...]) -> list[str]:
-    """Sorted ``from m import a, b`` lines (plus ``import sys``), one per module."""
+    """``import sys`` and the standard-library imports, a blank line, then the sorted
+    ``from runtime_support… import a, b`` lines, one per module."""
     by_module: dict[str, set[str]] = {}
     for item in imports:
         module, name = item.split(":")
         by_module.setdefault(module, set()).add(name)
-    lines = ["import sys", ""]
+    stdlib = ["import sys"]
+    project = []
     for module in sorted(by_module):
-        names = ", ".join(sorted(by_module[module]))
-        lines.append(f"from {module} import {names}")
-    return lines
+        line = f"from {module} import {', '.join(sorted(by_module[module]))}"
+        (project if module.split(".")[0] == "runtime_support" else stdlib).append(line)
+    return [*stdlib, "", *project]
 
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
