@@ -132,6 +132,22 @@ def dbg_dot(file: Path) -> None:
     click.echo(graph_to_dot(load_job(job, str(file)).GRAPH, title=file.name))
 
 
+@dbg.command("lowering")
+@click.argument("file", type=click.Path(path_type=Path))
+def dbg_lowering(file: Path) -> None:
+    """Per expression of FILE: lowered to native Spark or left to Python, and why (helper H)."""
+    from .lowering.report import lowering_report
+
+    try:
+        source = read_source(file)
+        kind = kind_of(file)
+        tree = check_source(source, kind)
+    except CompileError as err:
+        _fail(err)
+        return
+    click.echo(lowering_report(tree, kind, source), nl=False)
+
+
 @cli.command()
 @click.option("-o", "--output", type=click.Path(path_type=Path), default="runtime_support.zip")
 def bundle(output: Path) -> None:

@@ -5,7 +5,7 @@ would emit nothing at all for it (no output, no error) and change no state, so t
 the event before ``mapInArrow``. Rows where it is FALSE or NULL go to Python unchanged.
 
 Shape recognised: the script's first expression statement (only ``use``/``const``/``fn``
-definitions before it) is a ``match`` on ``event`` or an event path whose cases all lower
+definitions before it) is ``drop``, or a ``match`` on ``event`` or an event path whose cases all lower
 exactly; a case whose body starts with ``drop`` drops. Nothing runs before the match, so a drop
 there has no other effect. For a trickle query the script must be fed by the only ``select``
 reading stream ``in``, a plain ``select event from in into <script>``.
@@ -23,6 +23,8 @@ DEFINITIONS = (S.Use, S.Const, S.FnDef, S.Intrinsic)
 def script_drop_predicate(script: S.Script) -> IR:
     """The IR predicate "this script drops the event"; NotNative says why there is none."""
     first = next((item for item in script.items if not isinstance(item, DEFINITIONS)), None)
+    if isinstance(first, S.Drop):
+        return ("const", True)
     if not isinstance(first, S.Match):
         raise NotNative("the script does not start with a match")
     if not any(case.body and isinstance(case.body[0], S.Drop) for case in first.cases):

@@ -1,0 +1,113 @@
+"""``tremorc dbg lowering FILE``: per expression, native or fallback, and why.
+
+Two questions are answered for each expression node of a checked tree:
+
+* **lowerable** — does the construct have an exact native Spark equivalent over a VARIANT event
+  (``classify``)? Event paths, str/int/bool/null literals, ``==``/``!=`` with a literal,
+  ``and``/``or``/``not``, ``present``, and ``match`` on literal/record patterns do. Anything that
+  builds or re-encodes values does not: ``to_json`` sorts keys and VARIANT turns ``1.0`` into a
+  decimal, so output text would change (see docs/representation.md).
+* **used** — is it part of the native pre-filter the job actually gets (``native_drop_plan``)?
+
+Invariant: ``classify`` is conservative — "native" only for the forms ``predicate.py`` lowers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from ..ast import script as S
+from ..ast.common import Node
+from ..source import Source
+from .predicate import NotNative, event_segments, literal
+from .prefilter import native_drop_plan
+
+NATIVE = "native"
+
+
+def expressions(tree: Node) -> Iterator[S.Expr]:
+    """Every expression node of ``tree`` (scripts, and the scripts embedded in queries)."""
+    for node in tree.walk():
+        if isinstance(node, S.Expr):
+            yield node
+
+
+def classify(expr: S.Expr) -> str:
+    """``"native"`` or the reason the construct falls back to the Python backend."""
+    try:
+        _check(expr)
+    except NotNative as err:
+        return err.reason
+    return NATIVE
+
+
+def _check(expr: S.Expr) -> None:
+    if isinstance(expr, S.Literal):
+        literal(expr)
+    elif isinstance(expr, S.Path):
+        event_segments(expr)
+    elif isinstance(expr, S.Binary):
+        if expr.op not in ("==", "!=", "and", "or"):
+            raise NotNative(f"operator `{expr.op}` (int/float, overflow and string rules)")
+    elif isinstance(expr, S.Unary):
+        if expr.op != "not":
+            raise NotNative(f"unary `{expr.op}`")
+    elif isinstance(expr, S.Match):
+        for case in expr.cases:
+            if not isinstance(case.pattern, (S.AnyPattern, S.ExprPattern, S.RecordPattern)):
+                raise NotNative(f"{type(case.pattern).__name__} in a match")
+    elif isinstance(expr, S.Drop):
+        return
+    elif not isinstance(expr, S.Present):
+        raise NotNative(_construct_reason(expr))
+
+
+def _construct_reason(expr: S.Expr) -> str:
+    """Why a non-predicate construct stays in Python (grouped for the totals)."""
+    if isinstance(expr, S.Call):
+        return "function call (std-lib semantics in Python)"
+    if isinstance(expr, (S.RecordLit, S.ArrayLit, S.Patch, S.Merge, S.Let)):
+        return "builds or changes a value (output text must keep Tremor's key order/floats)"
+    if isinstance(expr, (S.StringInterp, S.BinaryLit)):
+        return "string/binary construction"
+    if isinstance(expr, S.Emit):
+        return "emit (routing runs in the graph executor)"
+    if isinstance(expr, (S.For, S.Recur)):
+        return "comprehension/recursion"
+    return f"{type(expr).__name__} has no native lowering"
+
+
+def lowering_report(tree: Node, kind: str = "script", source: Source | None = None) -> str:
+    """The text report: one line per expression (``line:col`` when ``source`` is given), then
+    totals and the top fallback reasons."""
+    lines: list[str] = []
+    reasons: Counter[str] = Counter()
+    total = native = 0
+    for expr in expressions(tree):
+        verdict = classify(expr)
+        total += 1
+        native += verdict == NATIVE
+        if verdict != NATIVE:
+            reasons[verdict] += 1
+        where = _where(expr, source)
+        shown = "native" if verdict == NATIVE else f"fallback: {verdict}"
+        lines.append(f"{where:>8}  {type(expr).__name__:<12} {shown}")
+    plan = native_drop_plan(tree, kind)
+    lines.append("")
+    lines.append(f"expressions: {total}, lowerable natively: {native} ({_pct(native, total)})")
+    lines.append(f"native pre-filter: {'yes' if plan is not None else 'no'}")
+    for reason, count in reasons.most_common(5):
+        lines.append(f"  fallback {count:4d}  {reason}")
+    return "\n".join(lines) + "\n"
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def _where(expr: Node, source: Source | None) -> str:
+    if source is None or expr.span.end == 0:
+        return "-"
+    line, col = source.line_col(expr.span.start)
+    return f"{line}:{col}"

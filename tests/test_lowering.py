@@ -1,0 +1,106 @@
+"""Native lowering without Spark: which constructs lower, the pre-filter IR, the report."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.lowering.attach import attach_prefilter
+from compiler.lowering.predicate import NotNative
+from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
+from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
+from compiler.pipeline import check_source, compile_source
+from compiler.source import Source
+
+
+def tree(text: str, kind: str = "script"):
+    return check_source(Source(name="t.tremor", text=text), kind)
+
+
+def test_match_drop_lowers_to_first() -> None:
+    ir = script_drop_predicate(tree('match event.m of case "info" => drop case _ => event end'))
+    assert ir == (
+        "first",
+        (
+            (("and", ("defined", ("m",)), ("eq", ("m",), "info")), ("const", True)),
+            (("and", ("defined", ("m",)), ("const", True)), ("const", False)),
+        ),
+    )
+
+
+def test_record_pattern_missing_key_is_no_match() -> None:
+    ir = script_drop_predicate(tree('match event of case %{a == 1, present b} => drop end'))
+    (matched, decided), = ir[1]
+    assert decided == ("const", True)
+    assert ("and", ("present", ("a",)), ("eq", ("a",), 1)) in _flatten(matched)
+
+
+def _flatten(ir):
+    yield ir
+    for part in ir[1:]:
+        if isinstance(part, tuple) and part and isinstance(part[0], str):
+            yield from _flatten(part)
+
+
+def test_bare_drop() -> None:
+    assert script_drop_predicate(tree("drop")) == ("const", True)
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("let event.x = 1; drop", "does not start with a match"),
+        ('match event.m of case "a" => event end', "no case of the first match drops"),
+        ("match event.m of case 1.0 => drop end", "float literal"),
+        ("match event.m of case x when x > 1 => drop end", "not a literal"),
+        ('match event[event.k] of case "a" => drop end', "computed index"),
+        ("match event.m of case \"a\" when $x == 1 => drop end", "reads `meta`"),
+    ],
+)
+def test_not_native_reasons(text: str, reason: str) -> None:
+    with pytest.raises(NotNative) as err:
+        script_drop_predicate(tree(text))
+    assert reason in err.value.reason
+
+
+def test_classify() -> None:
+    verdicts = {type(e).__name__: classify(e) for e in expressions(tree("event.a + 1"))}
+    assert verdicts["Binary"].startswith("operator `+`")
+    assert verdicts["Path"] == NATIVE and verdicts["Literal"] == NATIVE
+
+
+def test_report_totals() -> None:
+    text = lowering_report(tree('match event.m of case "x" => drop case _ => {"a": 1} end'))
+    assert "native pre-filter: yes" in text
+    assert "expressions: 7, lowerable natively: 6" in text
+    assert "builds or changes a value" in text
+
+
+def test_query_plan_needs_single_plain_select() -> None:
+    q = (
+        'define script s script match event.m of case "x" => drop case _ => event end end;\n'
+        "create script s;\nselect event from in into s;\nselect event from s into out;\n"
+    )
+    assert native_drop_plan(tree(q, "query"), "query") is not None
+    twice = q + "select event from in into out;\n"
+    assert native_drop_plan(tree(twice, "query"), "query") is None
+    where = q.replace("from in into s", "from in where true into s")
+    assert native_drop_plan(tree(where, "query"), "query") is None
+
+
+def test_native_job_is_deterministic_and_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = 'match event.m of case "x" => drop case _ => event end'
+    monkeypatch.delenv("TREMORC_NATIVE", raising=False)
+    plain = compile_source(Source(name="t.tremor", text=text), "script").job
+    assert "with_native_prefilter" not in plain
+    monkeypatch.setenv("TREMORC_NATIVE", "1")
+    first = compile_source(Source(name="t.tremor", text=text), "script").job
+    second = compile_source(Source(name="t.tremor", text=text), "script").job
+    assert first == second and "GRAPH = with_native_prefilter(" in first
+    compile(first, "job.py", "exec")
+
+
+def test_attach_keeps_imports_sorted() -> None:
+    job = compile_source(Source(name="t.tremor", text="drop"), "script").job
+    lines = [line for line in attach_prefilter(job, "in", ("const", True)).split("\n")]
+    froms = [line for line in lines if line.startswith("from ")]
+    assert froms == sorted(froms) and any("runtime_support.native" in f for f in froms)
