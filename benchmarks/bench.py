@@ -94,7 +94,7 @@ def measure(fns: dict[str, Callable[[str], None]], runs: int) -> dict[str, float
     folder = tempfile.mkdtemp(prefix="tremorc-bench-")
     times: dict[str, list[float]] = {name: [] for name in fns}
     try:
-        for name, fn in fns.items():
+        for fn in fns.values():
             fn(f"{folder}/warm")
         for i in range(runs):
             for name, fn in fns.items():

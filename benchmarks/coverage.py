@@ -41,7 +41,9 @@ def main(argv: list[str]) -> int:
                 native += verdict == NATIVE
                 reasons[verdict] += verdict != NATIVE
         print(f"{category}: {programs} programs, {planned} with a native pre-filter")
-        print(f"  expression nodes: {total}, lowerable natively: {native} ({100*native/total:.1f}%)")
+        print(
+            f"  expression nodes: {total}, lowerable natively: {native} ({100*native/total:.1f}%)"
+        )
         for reason, count in reasons.most_common(6):
             if count:
                 print(f"  {count:5d}  {reason}")

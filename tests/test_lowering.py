@@ -28,8 +28,8 @@ def test_match_drop_lowers_to_first() -> None:
 
 
 def test_record_pattern_missing_key_is_no_match() -> None:
-    ir = script_drop_predicate(tree('match event of case %{a == 1, present b} => drop end'))
-    (matched, decided), = ir[1]
+    ir = script_drop_predicate(tree("match event of case %{a == 1, present b} => drop end"))
+    ((matched, decided),) = ir[1]
     assert decided == ("const", True)
     assert ("and", ("present", ("a",)), ("eq", ("a",), 1)) in _flatten(matched)
 
@@ -53,7 +53,7 @@ def test_bare_drop() -> None:
         ("match event.m of case 1.0 => drop end", "float literal"),
         ("match event.m of case x when x > 1 => drop end", "not a literal"),
         ('match event[event.k] of case "a" => drop end', "computed index"),
-        ("match event.m of case \"a\" when $x == 1 => drop end", "reads `meta`"),
+        ('match event.m of case "a" when $x == 1 => drop end', "reads `meta`"),
     ],
 )
 def test_not_native_reasons(text: str, reason: str) -> None:

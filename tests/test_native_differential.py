@@ -15,9 +15,9 @@ import pytest
 
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source, kind_of, read_source
+from compiler.source import Source
 from compiler.testing.cases import discover, input_lines
 from compiler.testing.runner import run_job_on_lines
-from compiler.source import Source
 
 from .conftest import CONFORMANCE
 
@@ -48,11 +48,11 @@ PROGRAMS = {
     "record": 'match event of case %{m == "info", present a} => drop case _ => event end',
     "absent": "match event of case %{absent a} => drop case %{a != 1} => drop "
     "case _ => event end",
-    "guard": 'match event of case %{present m} when event.m == null or event.a == true => drop '
+    "guard": "match event of case %{present m} when event.m == null or event.a == true => drop "
     'case %{m == "warn"} when not (event.a == "1") => drop case _ => event end',
     "int_bool": "match event.a of case 1 => drop case true => drop case _ => event end",
     "nested": 'match event of case %{present b} when event.b.c == "x" => drop case _ => event end',
-    "index": 'match event.a[0] of case 1 => drop case _ => event end',
+    "index": "match event.a[0] of case 1 => drop case _ => event end",
     "bare": "drop",
 }
 
@@ -119,10 +119,9 @@ def test_benchmark_workloads(workload: str, spark: object, monkeypatch: pytest.M
 @pytest.mark.spark
 def test_prefilter_removes_rows(spark) -> None:
     """The pre-filter is not vacuous: on eligible rows it drops exactly the provable ones."""
-    from runtime_support.native import drop_column
-
     from compiler.lowering.prefilter import script_drop_predicate
     from compiler.pipeline import check_source
+    from runtime_support.native import drop_column
 
     ir = script_drop_predicate(check_source(Source(name="t", text=PROGRAMS["literal"]), "script"))
     df = spark.createDataFrame([(p,) for p in PROBES], "value string")

@@ -5,9 +5,9 @@ would emit nothing at all for it (no output, no error) and change no state, so t
 the event before ``mapInArrow``. Rows where it is FALSE or NULL go to Python unchanged.
 
 Shape recognised: the script's first expression statement (only ``use``/``const``/``fn``
-definitions before it) is ``drop``, or a ``match`` on ``event`` or an event path whose cases all lower
-exactly; a case whose body starts with ``drop`` drops. Nothing runs before the match, so a drop
-there has no other effect. For a trickle query the script must be fed by the only ``select``
+definitions before it) is ``drop``, or a ``match`` on ``event`` or an event path whose cases all
+lower exactly; a case whose body starts with ``drop`` drops. Nothing runs before the match, so a
+drop there has no other effect. For a trickle query the script must be fed by the only ``select``
 reading stream ``in``, a plain ``select event from in into <script>``.
 """
 
