@@ -16,6 +16,18 @@ from .context import EventContext
 from .errors import TremorError
 
 
+__all__ = [
+    "Event",
+    "Graph",
+    "GraphSpec",
+    "NodeSpec",
+    "Operator",
+    "Passthrough",
+    "ScriptOperator",
+    "run_events",
+    "script_operator",
+]
+
 class Event:
     """An event travelling through the graph: payload, metadata and ingest time."""
 

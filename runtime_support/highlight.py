@@ -13,6 +13,15 @@ Error:
 
 from __future__ import annotations
 
+__all__ = [
+    "comment_starts",
+    "expand_lines",
+    "line_col",
+    "line_starts",
+    "render",
+    "retoken_comments",
+]
+
 Span = tuple[int, int]
 
 

@@ -19,6 +19,11 @@ from .spark_exec import ordered_union
 RunPipeline = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 
+__all__ = [
+    "read_lines",
+    "run_job_cli",
+]
+
 def read_lines(spark, path: str | None, ingest_ns: str):
     """Load JSON lines as a DataFrame ``seq, value, ingest_ns`` (blank lines are skipped)."""
     if path is None or path == "-":

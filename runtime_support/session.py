@@ -9,6 +9,10 @@ from __future__ import annotations
 import os
 import sys
 
+__all__ = [
+    "get_session",
+]
+
 _LOCAL_CONF = {
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",

@@ -15,6 +15,14 @@ from .graph import GraphSpec, run_events
 from .jsonio import decode_json, encode_json
 from .native import apply_native_prefilter
 
+__all__ = [
+    "OUTPUT_SCHEMA",
+    "make_mapper",
+    "ordered_union",
+    "prepare_inputs",
+    "run_graph",
+]
+
 OUTPUT_SCHEMA = "seq long, sub int, port string, value string"
 INVALID_JSON = "Invalid JSON input: {reason}"
 

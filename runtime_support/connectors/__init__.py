@@ -16,10 +16,10 @@ from .simple import ExitSink, NullConnector
 from .stdio import StdioSink, StdioSource
 
 __all__ = [
-    "KNOWN_KINDS",
-    "SUPPORTED_KINDS",
     "ConnectorSpec",
+    "KNOWN_KINDS",
     "RunContext",
+    "SUPPORTED_KINDS",
     "Sink",
     "Source",
     "build_sink",

@@ -18,7 +18,13 @@ from runtime_support.extractors.grok import Grok
 from runtime_support.extractors.simple import Base64, DatetimeEx, Glob, JsonEx, Re, Rerg
 from runtime_support.extractors.structured import Cidr, Influx, Kv
 
-__all__ = ["KINDS", "NO_MATCH", "Extractor", "ExtractorError", "compile_extractor"]
+__all__ = [
+    "Extractor",
+    "ExtractorError",
+    "KINDS",
+    "NO_MATCH",
+    "compile_extractor",
+]
 
 KINDS: dict[str, type[Extractor]] = {
     cls.name: cls for cls in (Re, Rerg, Glob, Base64, JsonEx, Kv, Dissect, Grok, Cidr, Influx)

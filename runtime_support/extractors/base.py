@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["NO_MATCH", "Extractor", "ExtractorError"]
+__all__ = [
+    "Extractor",
+    "ExtractorError",
+    "NO_MATCH",
+]
 
 
 class _NoMatch:

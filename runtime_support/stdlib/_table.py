@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
+    "BadType",
     "CONSTANTS",
     "FUNCTIONS",
-    "BadType",
     "FnError",
     "Function",
     "aggregate",
