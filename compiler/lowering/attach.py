@@ -11,8 +11,10 @@ import os
 
 import black
 
-from ..codegen.job import BLACK_MODE
 from .predicate import IR
+
+# The same black settings as codegen/job.py (lowering must not import code generation).
+BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
 
 IMPORT = "from runtime_support.native import with_native_prefilter"
 ANCHOR = "\n\ndef run_pipeline("
