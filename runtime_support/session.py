@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.resources import files
 
 __all__ = [
     "get_session",
@@ -35,10 +36,16 @@ def get_session(app_name: str = "tremorc-job"):  # -> SparkSession (lazy import 
     if active is not None:
         return active
     builder = SparkSession.builder.appName(app_name)
-    if "spark.master" not in os.environ.get("SPARK_SUBMIT_OPTS", "") and not _under_spark_submit():
+    if not _under_spark_submit():
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         builder = builder.master("local[2]")
         for key, value in _LOCAL_CONF.items():
             builder = builder.config(key, value)
+        log_config = files("runtime_support.data").joinpath("log4j2.properties")
+        if log_config.is_file():
+            builder = builder.config(
+                "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={log_config}"
+            )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
