@@ -7,15 +7,19 @@ locals, event, meta and state can never leak.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
+from functools import cmp_to_key
 from typing import Any
 
 from .errors import TremorError
 from .highlight import render
 from .paths import INDEX_SEGMENT, assign_into_array, need_type
-from .values import type_name
+from .values import total_cmp, type_name
 
 __all__ = [
+    "LITERAL_RUN",
+    "LiteralTable",
     "NO_MATCH",
     "UNSET",
     "assign",
@@ -195,3 +199,51 @@ def render_error(err: TremorError, source_text: str, sites: tuple) -> str:
     i_start, i_end, o_start, o_end = sites[err.site]
     outer = _clamp(source_text, (o_start, o_end))
     return render(source_text, inner=(i_start, i_end), outer=outer, message=err.message)
+
+
+LITERAL_RUN = 16
+"""Tremor looks up a run of at least this many guard-free literal ``case``s in an ordered map."""
+
+
+def _literal_cmp(a: Any, b: Any) -> int:
+    """The ordered-map key order: §0's total order, except that a float and an integer compare
+    by the integer the float truncates to (so ``1.5`` finds ``case 1``)."""
+    a_num = type(a) in (int, float)
+    b_num = type(b) in (int, float)
+    if a_num and b_num and type(a) is not type(b):
+        fa, ib = (a, b) if type(a) is float else (b, a)
+        if fa != fa or fa in (float("inf"), float("-inf")):
+            return total_cmp(a, b)
+        t = math.trunc(fa)
+        order = (t > ib) - (t < ib)
+        return order if type(a) is float else -order
+    return total_cmp(a, b)
+
+
+class LiteralTable:
+    """The keys of a literal ``case`` run, sorted for binary search; ``lookup`` gives the index
+    of the case (in source order) that Tremor's ordered lookup finds, or -1."""
+
+    __slots__ = ("keys", "cases")
+
+    def __init__(self, literals: tuple[Any, ...]) -> None:
+        entries: list[tuple[Any, int]] = []
+        for index, value in enumerate(literals):
+            if not any(_literal_cmp(value, k) == 0 for k, _ in entries):
+                entries.append((value, index))
+        entries.sort(key=cmp_to_key(lambda x, y: _literal_cmp(x[0], y[0])))
+        self.keys = [k for k, _ in entries]
+        self.cases = [i for _, i in entries]
+
+    def lookup(self, subject: Any) -> int:
+        lo, hi = 0, len(self.keys)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            order = _literal_cmp(self.keys[mid], subject)
+            if order == 0:
+                return self.cases[mid]
+            if order < 0:
+                lo = mid + 1
+            else:
+                hi = mid
+        return -1

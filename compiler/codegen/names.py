@@ -27,10 +27,11 @@ _PREFIX = {
     "const": "C_",
     "std": "std_",
     "extractor": "ex_",
+    "cases": "cases",
     "stdconst": "K_",
 }
 # Kinds bound at module level: their names carry the scope so several scripts can share a module.
-_MODULE_LEVEL = ("fn", "const", "std", "extractor", "stdconst")
+_MODULE_LEVEL = ("fn", "const", "std", "extractor", "stdconst", "cases")
 
 _UNSAFE = re.compile(r"[^0-9A-Za-z_]+")
 

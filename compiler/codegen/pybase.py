@@ -52,6 +52,7 @@ RUNTIME = {
     "runtime_support.jsonio": ("interp_str",),
     "runtime_support.errors": ("TremorError",),
     "runtime_support.script_rt": (
+        "LiteralTable",
         "NO_MATCH",
         "UNSET",
         "assign",
@@ -102,6 +103,7 @@ class Base:
         self.in_module = False
         self._std: dict[str, str] = {}
         self._ext: dict[tuple[str, str], str] = {}
+        self.literal_lookups: dict[str, str] = {}  # lookup variable -> LiteralTable binding
 
     # -- output -----------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ effect. Clause-scoped names (``x = pattern``) get fresh identifiers.
 
 from __future__ import annotations
 
+from runtime_support.script_rt import LITERAL_RUN
+
 from ..ast import script as ast
 from .pyexpr import tuple_code
 from .pystmts import Finish, StmtGen
@@ -34,10 +36,14 @@ class PatternGen(StmtGen):
         """The ``if``/``elif`` chain of ``cases``; no match raises at ``site``."""
         opened = 0
         keyword = "if"
-        for case in cases:
+        runs = self.literal_runs(cases)
+        for number, case in enumerate(cases):
             shadows: dict[str, str] = dict(on_bind or {})
             with self.capture() as pre:
-                cond = self.case_condition(case, subject, shadows)
+                if number in runs:
+                    cond = self.literal_run_condition(runs[number], subject)
+                else:
+                    cond = self.case_condition(case, subject, shadows)
             if pre and keyword == "elif":
                 self.line("else:")
                 self.depth += 1
@@ -62,6 +68,33 @@ class PatternGen(StmtGen):
             with self.indented():
                 self.line(f"raise {self.rt('no_clause')}({site})")
         self.depth -= opened
+
+    def literal_runs(self, cases: tuple[ast.MatchCase, ...]) -> dict[int, tuple[str, int, bool]]:
+        """Case number → (lookup variable, index in run, first of run) for runs of at least
+        ``LITERAL_RUN`` guard-free literal cases, which Tremor looks up in an ordered map (so a
+        float finds the integer case it truncates to, unlike ``==``)."""
+        runs: dict[int, tuple[str, int, bool]] = {}
+        start = 0
+        while start < len(cases):
+            end = start
+            while end < len(cases) and _is_literal_case(cases[end]):
+                end += 1
+            if end - start >= LITERAL_RUN:
+                table = self.names.fresh("cases", ())
+                values = ", ".join(repr(_literal(c)) for c in cases[start:end])
+                self.module_lines.append(f"{table} = {self.rt('LiteralTable')}(({values},))")
+                found = self.temp()
+                self.literal_lookups[found] = table
+                for index in range(start, end):
+                    runs[index] = (found, index - start, index == start)
+            start = max(end, start + 1)
+        return runs
+
+    def literal_run_condition(self, run: tuple[str, int, bool], subject: str) -> str:
+        found, index, first = run
+        if first:
+            self.line(f"{found} = {self.literal_lookups[found]}.lookup({subject})")
+        return f"{found} == {index}"
 
     def case_condition(self, case: ast.MatchCase, subject: str, shadows: dict[str, str]) -> str:
         cond, _ = self.pattern(case.pattern, subject, shadows, want=False)
@@ -168,3 +201,19 @@ class PatternGen(StmtGen):
         call = f"{self.rt('match_array')}({subj}, {tuple_code(preds)})"
         nm = self.rt("NO_MATCH")
         return f"type({subj}) is list and ({tmp} := {call}) is not {nm}", tmp
+
+
+def _literal(case: ast.MatchCase) -> object:
+    pattern = case.pattern
+    assert isinstance(pattern, ast.ExprPattern) and isinstance(pattern.expr, ast.Literal)
+    return pattern.expr.value
+
+
+def _is_literal_case(case: ast.MatchCase) -> bool:
+    """A guard-free ``case <literal>`` (string, number, bool or null)."""
+    pattern = case.pattern
+    return (
+        case.guard is None
+        and isinstance(pattern, ast.ExprPattern)
+        and isinstance(pattern.expr, ast.Literal)
+    )
