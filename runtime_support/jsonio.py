@@ -1,9 +1,11 @@
 """JSON in and out, exactly as Tremor (simd-json + value-trait + ryu) reads and writes it.
 
-orjson formats floats with the same Rust ``ryu`` shortest-round-trip rules Tremor uses
-(``1.0``, ``1e16``, ``1.5e-7``, ``0.00001``), escapes the same characters and keeps insertion
-order, so it is used for everything; binaries are pre-rendered as base64 strings. Non-finite
-floats (which Tremor's ``format_finite`` leaves unspecified) are written as ``null``.
+orjson escapes the same characters as Tremor and keeps insertion order, so it does the work.
+Its float text, however, depends on its version: older releases print ryu's ``1e16``, newer ones
+``1e+16``. Output containing ``e+`` is therefore re-encoded by :func:`_encode_slow`, which
+formats floats with :func:`format_float` (Rust ryu's rules, implemented here), so the result never
+depends on the orjson version. Binaries are rendered as base64 strings; non-finite floats (which
+Tremor's ``format_finite`` leaves unspecified) are written as ``null``.
 """
 
 from __future__ import annotations
@@ -40,18 +42,29 @@ def decode_json(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
+def _dumps(v: Any, option: int = 0) -> str:
+    out = orjson.dumps(v, default=_default, option=option)
+    if b"e+" in out:  # a float orjson printed its own way (or just text containing "e+")
+        return _encode_slow(
+            v,
+            sort_keys=bool(option & orjson.OPT_SORT_KEYS),
+            indent=2 if option & orjson.OPT_INDENT_2 else 0,
+        )
+    return out.decode()
+
+
 def encode_json(v: Any) -> str:
     """Tremor's compact JSON (insertion order, ryu floats, binary as base64).
 
     >>> encode_json({"f": 1.0, "e": 1e16, "s": 1.5e-7, "b": b"hi", "n": None})
     '{"f":1.0,"e":1e16,"s":1.5e-7,"b":"aGk=","n":null}'
     """
-    return orjson.dumps(v, default=_default).decode()
+    return _dumps(v)
 
 
 def encode_json_pretty(v: Any) -> str:
     """Indented JSON (two spaces, ``"key": value``) as ``json::encode_pretty`` writes it."""
-    return orjson.dumps(v, default=_default, option=orjson.OPT_INDENT_2).decode()
+    return _dumps(v, orjson.OPT_INDENT_2)
 
 
 def canonical_json(v: Any) -> str:
@@ -60,7 +73,7 @@ def canonical_json(v: Any) -> str:
     >>> canonical_json({"b": 1, "a": [2.0]})
     '{"a":[2.0],"b":1}'
     """
-    return orjson.dumps(v, default=_default, option=orjson.OPT_SORT_KEYS).decode()
+    return _dumps(v, orjson.OPT_SORT_KEYS)
 
 
 def interp_str(v: Any) -> str:
@@ -71,13 +84,67 @@ def interp_str(v: Any) -> str:
     """
     if type(v) is str:
         return v
+    return _dumps(v)
+
+
+def _encode_slow(v: Any, *, sort_keys: bool, indent: int, level: int = 0) -> str:
+    """The same JSON as orjson's, built in Python with :func:`format_float` for floats."""
+    kind = type(v)
+    if kind is float:
+        return format_float(v)
+    if kind is dict:
+        items = sorted(v.items()) if sort_keys else v.items()
+        parts = [
+            f"{orjson.dumps(k).decode()}:{' ' if indent else ''}"
+            + _encode_slow(x, sort_keys=sort_keys, indent=indent, level=level + 1)
+            for k, x in items
+        ]
+        return _join("{", parts, "}", indent, level)
+    if kind is list:
+        parts = [_encode_slow(x, sort_keys=sort_keys, indent=indent, level=level + 1) for x in v]
+        return _join("[", parts, "]", indent, level)
     return orjson.dumps(v, default=_default).decode()
 
 
-def format_float(f: float) -> str:
-    """A float as Tremor's JSON writes it (ryu shortest round trip).
+def _join(open_: str, parts: list[str], close: str, indent: int, level: int) -> str:
+    if not parts:
+        return open_ + close
+    if not indent:
+        return open_ + ",".join(parts) + close
+    inner = "\n" + " " * (indent * (level + 1))
+    return open_ + inner + ("," + inner).join(parts) + "\n" + " " * (indent * level) + close
 
-    >>> format_float(0.1 + 0.2), format_float(1e-5), format_float(1e-7)
-    ('0.30000000000000004', '0.00001', '1e-7')
+
+def format_float(f: float) -> str:
+    """A float as Tremor's JSON writes it: Rust ryu's ``format64`` layout of the shortest
+    round-trip digits (which Python's ``repr`` also finds).
+
+    >>> format_float(0.1 + 0.2), format_float(1e-5), format_float(1e-7), format_float(1e16)
+    ('0.30000000000000004', '0.00001', '1e-7', '1e16')
+    >>> format_float(1e15), format_float(123.0), format_float(-1.2345678901234568e17)
+    ('1000000000000000.0', '123.0', '-1.2345678901234568e17')
     """
-    return orjson.dumps(f).decode()
+    if f != f or f in (float("inf"), float("-inf")):
+        return "null"
+    if f == 0.0:
+        return "-0.0" if str(f).startswith("-") else "0.0"
+    text = repr(f)
+    sign = "-" if text.startswith("-") else ""
+    mantissa, _, exponent = text.lstrip("-").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    raw = whole + fraction
+    digits = raw.lstrip("0")
+    kk = len(whole) + int(exponent or 0) - (len(raw) - len(digits))  # 10^(kk-1) <= |f| < 10^kk
+    digits = digits.rstrip("0")
+    k = kk - len(digits)
+    if 0 <= k and kk <= 16:
+        body = digits + "0" * k + ".0"
+    elif 0 < kk <= 16:
+        body = digits[:kk] + "." + digits[kk:]
+    elif -5 < kk <= 0:
+        body = "0." + "0" * -kk + digits
+    elif len(digits) == 1:
+        body = f"{digits}e{kk - 1}"
+    else:
+        body = f"{digits[0]}.{digits[1:]}e{kk - 1}"
+    return sign + body
