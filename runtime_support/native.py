@@ -19,6 +19,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .graph import GraphSpec
+from .jsonio import encode_json
+from .stdlib import registry
 
 __all__ = ["NativeGraphSpec", "apply_native_prefilter", "drop_column", "with_native_prefilter"]
 
@@ -99,7 +101,36 @@ class _Lower:
         return found.when(self.kind(parent).startswith("OBJECT"), F.lit(False))
 
     def _eq(self, segs: tuple, lit: Any) -> Any:
-        F, value, kind = self.F, self.value(segs), self.kind(segs)
+        return self.equals(self.value(segs), lit)
+
+    def _eqv(self, vir: tuple, lit: Any) -> Any:
+        return self.equals(self.expr(vir), lit)
+
+    def _truth(self, vir: tuple) -> Any:
+        """A boolean value; anything else (or unknown) is unknown (Tremor: no truthiness)."""
+        value = self.expr(vir)
+        kind = self.F.schema_of_variant(value)
+        return self.F.when(kind == "BOOLEAN", self.F.try_variant_get(value, "$", "boolean"))
+
+    def expr(self, vir: tuple) -> Any:
+        """A value IR → VARIANT Column; NULL where unknown (missing path, inexact call)."""
+        F = self.F
+        if vir[0] == "path":
+            return self.value(vir[1]) if vir[1] else self.v
+        if vir[0] == "lit":
+            return F.parse_json(F.lit(encode_json(vir[1])))
+        _, name, arg_irs = vir
+        lowering = registry.lookup(name).lowering
+        args = [self.expr(a) for a in arg_irs]
+        result, exact = lowering.build(*args)
+        known = F.coalesce(exact, F.lit(False))
+        for arg in args:
+            known = known & arg.isNotNull()
+        return F.when(known, result)
+
+    def equals(self, value: Any, lit: Any) -> Any:
+        """Tremor ``value == lit`` for a VARIANT ``value`` (NULL: unknown)."""
+        F, kind = self.F, self.F.schema_of_variant(value)
         container = kind.startswith("OBJECT") | kind.startswith("ARRAY")
         if isinstance(lit, bool):
             same, typed, others = "BOOLEAN", "boolean", ("STRING", "VOID")

@@ -14,6 +14,13 @@ IR forms:
     ("and", p, q) / ("or", p, q) Tremor's short-circuit: an unknown left side stays unknown
     ("not", p)
     ("first", ((m, d), ...))     the ``d`` of the first ``m`` that is TRUE (FALSE when none)
+    ("truth", value)             a value IR that must be a bool (anything else: unknown)
+    ("eqv", value, literal)      Tremor ``==`` of a value IR and a str/int/bool/null
+
+Value IR forms (VARIANT-valued; NULL = unknown, e.g. a missing path or an inexact call):
+    ("path", segs)               the value at ``event<segs>``
+    ("lit", literal)             a str/int/bool/null literal
+    ("call", name, (value, ...)) a std function that has an exact native lowering (registry)
 
 ``segs`` is a tuple of keys (str) and indexes (non-negative int) below ``event``.
 """
@@ -21,6 +28,8 @@ IR forms:
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from runtime_support.stdlib import registry
 
 from ..ast import script as S
 
@@ -103,13 +112,42 @@ def lower_expr(expr: S.Expr) -> IR:
     if isinstance(expr, S.Present):
         test = ("present", _present_segments(expr.path))
         return ("not", test) if expr.negated else test
+    if isinstance(expr, S.Call):
+        return ("truth", lower_value(expr))
     raise NotNative(f"{_describe(expr)} has no native boolean lowering")
 
 
 def _equality(left: S.Expr, right: S.Expr) -> IR:
     if isinstance(left, S.Literal) and not isinstance(right, S.Literal):
         left, right = right, left
+    if isinstance(left, S.Call):
+        return ("eqv", lower_value(left), literal(right))
     return ("eq", event_segments(left), literal(right))
+
+
+def lower_value(expr: S.Expr) -> IR:
+    """An argument or call → value IR: event paths, literals, and calls of std functions with
+    an exact native lowering whose arguments lower (NotNative otherwise)."""
+    if isinstance(expr, S.Path):
+        return ("path", event_segments(expr))
+    if isinstance(expr, S.Literal):
+        return ("lit", literal(expr))
+    if not isinstance(expr, S.Call):
+        raise NotNative(f"{_describe(expr)} is not a native value")
+    fn = native_function(expr)
+    return ("call", fn.name, tuple(lower_value(arg) for arg in expr.args))
+
+
+def native_function(call: S.Call) -> registry.Function:
+    """The registry entry of a resolved std call that lowers natively (NotNative otherwise)."""
+    fn = registry.lookup("::".join((*call.module, call.name)))
+    if fn is None or fn.aggregate:
+        raise NotNative("call of a user-defined function or aggregate")
+    if fn.lowering is None:
+        raise NotNative(f"std-lib function without native lowering ({fn.fallback})")
+    if not fn.min_arity <= len(call.args) <= (fn.max_arity or len(call.args)):
+        raise NotNative("call with a bad arity (an error in Tremor)")
+    return fn
 
 
 def _present_segments(path: S.Path) -> tuple[str | int, ...]:

@@ -4,9 +4,10 @@ Two questions are answered for each expression node of a checked tree:
 
 * **lowerable** — does the construct have an exact native Spark equivalent over a VARIANT event
   (``classify``)? Event paths, str/int/bool/null literals, ``==``/``!=`` with a literal,
-  ``and``/``or``/``not``, ``present``, and ``match`` on literal/record patterns do. Anything that
-  builds or re-encodes values does not: ``to_json`` sorts keys and VARIANT turns ``1.0`` into a
-  decimal, so output text would change (see docs/representation.md).
+  ``and``/``or``/``not``, ``present``, ``match`` on literal/record patterns, and calls of std
+  functions that have an exact native lowering in the registry (``Function.lowering``) do.
+  Anything that builds or re-encodes values does not: ``to_json`` sorts keys and VARIANT turns
+  ``1.0`` into a decimal, so output text would change (see docs/representation.md).
 * **used** — is it part of the native pre-filter the job actually gets (``native_drop_plan``)?
 
 Invariant: ``classify`` is conservative — "native" only for the forms ``predicate.py`` lowers.
@@ -20,7 +21,7 @@ from collections.abc import Iterator
 from ..ast import script as S
 from ..ast.common import Node
 from ..source import Source
-from .predicate import NotNative, event_segments, literal
+from .predicate import NotNative, event_segments, literal, native_function
 from .prefilter import native_drop_plan
 
 NATIVE = "native"
@@ -59,14 +60,19 @@ def _check(expr: S.Expr) -> None:
                 raise NotNative(f"{type(case.pattern).__name__} in a match")
     elif isinstance(expr, S.Drop):
         return
+    elif isinstance(expr, S.Call):
+        try:
+            native_function(expr)
+        except NotNative as err:
+            if err.reason.startswith("std-lib"):
+                raise NotNative("std-lib call without an exact native lowering") from None
+            raise NotNative("call of a user-defined function or aggregate") from None
     elif not isinstance(expr, S.Present):
         raise NotNative(_construct_reason(expr))
 
 
 def _construct_reason(expr: S.Expr) -> str:
     """Why a non-predicate construct stays in Python (grouped for the totals)."""
-    if isinstance(expr, S.Call):
-        return "function call (std-lib semantics in Python)"
     if isinstance(expr, (S.RecordLit, S.ArrayLit, S.Patch, S.Merge, S.Let)):
         return "builds or changes a value (output text must keep Tremor's key order/floats)"
     if isinstance(expr, (S.StringInterp, S.BinaryLit)):

@@ -48,6 +48,12 @@ class Function:
         needs_ctx: ``impl`` takes the event context as first argument.
         aggregate: a trickle aggregate (``aggr::*``); ``impl`` is ``None`` until trickle lands.
         native: Tremor implements it in Rust (False: written in tremor-script upstream).
+        lowering: the exact native Spark lowering (``native_base.Lowering``: a builder from
+            argument VARIANT Columns to a result Column plus a guard Column saying where the
+            result is exact), or ``None`` when the function only runs in Python.
+        fallback: why there is no lowering (shown in docs/stdlib.md); empty when lowered.
+        returns: the Tremor type name(s) of the result where known (``"integer"``,
+            ``"bool|null"``…), else ``None``.
     """
 
     name: str
@@ -58,6 +64,9 @@ class Function:
     needs_ctx: bool = False
     aggregate: bool = False
     native: bool = True
+    lowering: Any = None
+    fallback: str = ""
+    returns: str | None = None
 
     @property
     def short_name(self) -> str:

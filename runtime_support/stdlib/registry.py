@@ -26,6 +26,7 @@ from runtime_support.stdlib import (  # noqa: F401  (imported to register their 
     aggr,
     consts_http,
     consts_otel,
+    native_reasons,
     std_array,
     std_base64,
     std_binary,
@@ -60,6 +61,8 @@ __all__ = [
     "lookup",
     "module_exists",
 ]
+
+native_reasons.explain_fallbacks()  # every function now has a lowering or a reason
 
 _USIZE_MAX = 2**64 - 1
 # Modules that hold only troy definitions (connectors, pipelines) but can still be `use`d.
