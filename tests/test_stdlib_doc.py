@@ -1,0 +1,35 @@
+"""docs/stdlib.md is generated from the registry: fail when the committed file is stale."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location(
+        "gen_stdlib_doc", ROOT / "tools" / "gen_stdlib_doc.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_stdlib_doc_is_current() -> None:
+    gen = _generator()
+    if not gen.CONFORMANCE.is_dir():
+        pytest.skip("conformance corpus not available")
+    committed = (ROOT / "docs" / "stdlib.md").read_text()
+    assert committed == gen.current(), "docs/stdlib.md is stale: run python tools/gen_stdlib_doc.py"
+
+
+def test_every_row_says_native_or_why_not() -> None:
+    text = _generator().render({})
+    for line in text.splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            assert cells[4] != "python fallback" or cells[5], line
