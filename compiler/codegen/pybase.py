@@ -6,6 +6,7 @@ through :class:`~compiler.codegen.names.Names`; user strings only through ``repr
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,58 +19,29 @@ from .names import Names
 
 INDENT = "    "
 
-# Runtime names the generator may use, by module (the lead turns them into import lines).
-RUNTIME = {
-    "runtime_support.ops": (
-        "add",
-        "band",
-        "bxor",
-        "check_bool",
-        "check_bool_rhs",
-        "div",
-        "eq",
-        "ge",
-        "gt",
-        "le",
-        "lshr",
-        "lt",
-        "mod",
-        "mul",
-        "ne",
-        "shl",
-        "shr",
-        "sub",
-        "unary",
-        "xor_bool",
-    ),
-    "runtime_support.paths": (
-        "INDEX_SEGMENT",
-        "get_field",
-        "get_index",
-        "get_range",
-        "present",
-    ),
-    "runtime_support.jsonio": ("interp_str",),
-    "runtime_support.errors": ("TremorError",),
-    "runtime_support.script_rt": (
-        "LiteralTable",
-        "NO_MATCH",
-        "UNSET",
-        "assign",
-        "bad_assign",
-        "binary_lit",
-        "guard",
-        "items_of",
-        "match_array",
-        "need",
-        "no_clause",
-        "recursion_limit",
-    ),
-    "runtime_support.patching": ("fold_init", "fold_step", "fold_stops", "merge", "patch"),
-    "runtime_support.stdlib.registry": ("call", "constant", "lookup"),
-    "runtime_support.extractors": ("compile_extractor",),
-}
-_MODULE_OF = {name: module for module, names in RUNTIME.items() for name in names}
+# Runtime modules generated scripts may import from, in priority order: a name exported by
+# several of them comes from the first. What each exports is its ``__all__`` (the contract).
+RUNTIME_MODULES = (
+    "runtime_support.ops",
+    "runtime_support.paths",
+    "runtime_support.jsonio",
+    "runtime_support.errors",
+    "runtime_support.script_rt",
+    "runtime_support.patching",
+    "runtime_support.stdlib.registry",
+    "runtime_support.extractors",
+)
+
+
+def _module_of() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for module in RUNTIME_MODULES:
+        for name in importlib.import_module(module).__all__:
+            found.setdefault(name, module)
+    return found
+
+
+_MODULE_OF = _module_of()
 
 
 @dataclass
