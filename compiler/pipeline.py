@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .diagnostics import CompileError, Warning_
+from .ir import Checked
 from .source import Source
 
 T = TypeVar("T")
@@ -37,7 +38,8 @@ def kind_of(path: Path) -> str:
         return KINDS[path.suffix]
     except KeyError:
         raise CompileError(
-            f"Unsupported file type `{path.suffix or path.name}`: expected .tremor, .trickle or .troy"
+            f"Unsupported file type `{path.suffix or path.name}`: "
+            "expected .tremor, .trickle or .troy"
         ) from None
 
 
@@ -96,25 +98,36 @@ def script_passes(script: object, source: Source) -> object:
 
 
 @guarded
-def check_source(source: Source, kind: str) -> object:
-    """Parse and run the front-end passes of ``kind``; return the checked tree."""
+def check_program(source: Source, kind: str) -> Checked:
+    """Parse, run the front-end passes of ``kind`` and instantiate it: every error a build can
+    report surfaces here, and code generation only renders the result."""
     try:
         return _check(source, kind)
     except CompileError as err:
         raise err.with_source(source) from None
 
 
-def _check(source: Source, kind: str) -> object:
+def check_source(source: Source, kind: str) -> object:
+    """Every check of :func:`check_program`; return the checked tree."""
+    return check_program(source, kind).tree
+
+
+def _check(source: Source, kind: str) -> Checked:
     tree = parse(source, kind)
     if kind == "script":
-        return script_passes(tree, source)
+        from .passes.script_ports import script_graph
+
+        script = script_passes(tree, source)
+        return Checked(kind, script, script_graph(script))  # type: ignore[arg-type]
     if kind == "query":
         from .passes.query_checks import check_query
+        from .passes.query_instantiate import instantiate_query
 
-        return check_query(tree, source)
-    from .passes.deploy_checks import check_deploy
+        query = check_query(tree, source)  # type: ignore[arg-type]
+        return Checked(kind, query, instantiate_query(query, source))
+    from .passes.deploy_instantiate import instantiate_deploy
 
-    return check_deploy(tree, source)
+    return Checked(kind, tree, instantiate_deploy(tree, source))  # type: ignore[arg-type]
 
 
 @guarded
@@ -129,14 +142,14 @@ def warnings_of(source: Source, kind: str) -> tuple[Warning_, ...]:
 @guarded
 def compile_source(source: Source, kind: str, job_name: str = "job.py") -> CompiledJob:
     """Compile ``source`` into a job."""
-    tree = check_source(source, kind)
+    checked = check_program(source, kind)
     from .codegen.build import build_job
 
     return CompiledJob(
         source=source,
         kind=kind,
-        tree=tree,
-        job=build_job(tree, source, kind, job_name),
+        tree=checked.tree,
+        job=build_job(checked, source, job_name),
         warnings=warnings_of(source, kind),
     )
 

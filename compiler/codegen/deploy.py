@@ -1,21 +1,21 @@
-"""Troy → one flow job: every deployed flow's pipelines in one graph, connectors as a FlowSpec.
+"""Render a :class:`~compiler.ir.flow.Deployment` as one flow job: every deployed flow's
+pipelines in one graph, connectors as a FlowSpec. Raises no user error.
 
-Graph node names are ``<flow>/<pipeline>/<node>``; a connector source port is the input stream
-``<flow>/<connector>/<port>``, a connector sink port the output ``<flow>/<connector>/<port>``.
-Links follow ``connect`` statements in order (Tremor's fan-out order). Select errors of a pipeline
-go to its ``err`` port when it has one.
+Graph node names are the IR's ``<flow>/<pipeline>/<node>``; a connector source port is the input
+stream ``<flow>/<connector>/<port>``, a connector sink port the output
+``<flow>/<connector>/<port>``. Links follow the connections in order (Tremor's fan-out order).
+Select errors of a pipeline go to its ``err`` port when it has one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ast import deploy as D
-from ..diagnostics import CompileError
-from ..passes.deploy_checks import FlowInstance, PipelineInstance, instantiate
+from ..ir import flow as F
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import BLACK_MODE, _comment_safe, _environment, import_lines
+from .query import compile_pipeline
 
 FLOW_IMPORTS = (
     "runtime_support.connectors:ConnectorSpec",
@@ -42,33 +42,9 @@ class _Job:
     pipelines: int = 0
 
 
-@dataclass
-class _Pipe:
-    """A compiled pipeline instance: its from/into ports → node names."""
-
-    inputs: dict[str, str]
-    outputs: dict[str, str]
-
-
-def _ports(defn: object, attr: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(p.name for p in getattr(defn, attr)) or default
-
-
-def _compile_pipeline(job: _Job, inst: PipelineInstance, node_prefix: str, source: Source) -> _Pipe:
-    from .query import compile_pipeline
-
+def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
     job.pipelines += 1
-    from_ports = _ports(inst.definition, "from_ports", ("in",))
-    into_ports = _ports(inst.definition, "into_ports", ("out", "err"))
-    code = compile_pipeline(
-        (*inst.uses, *inst.definition.stmts),
-        source,
-        prefix=f"p{job.pipelines}",
-        args=inst.args,
-        from_ports=from_ports,
-        into_ports=into_ports,
-        node_prefix=node_prefix,
-    )
+    code = compile_pipeline(pipeline.graph, prefix=f"p{job.pipelines}")
     job.imports.update(code.imports)
     job.sources.extend(code.sources)
     job.blocks.extend(code.blocks)
@@ -77,12 +53,11 @@ def _compile_pipeline(job: _Job, inst: PipelineInstance, node_prefix: str, sourc
     outputs = dict(code.outputs)
     if "err" in outputs:
         job.links.extend((err, (outputs["err"], "in")) for err in code.errors)
-    return _Pipe(dict(code.inputs), outputs)
 
 
-def _connector_index(job: _Job, flow: FlowInstance, alias: str) -> int:
+def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
     """Index of the connector instance ``alias`` in the FlowSpec (added on first use)."""
-    inst = next(c for c in flow.connectors if c.alias == alias)
+    inst = flow.connector(alias)
     text = (
         f"ConnectorSpec(alias={flow.alias + '::' + alias!r}, kind={inst.kind!r}, "
         f"params={inst.params!r})"
@@ -92,53 +67,33 @@ def _connector_index(job: _Job, flow: FlowInstance, alias: str) -> int:
     return job.connectors.index(text)
 
 
-def _endpoint_error(end: D.Endpoint, what: str, source: Source) -> CompileError:
-    return CompileError(what, end.alias.span if end.port is None else end.port.span, source=source)
-
-
-def _pipe_port(pipes: dict[str, _Pipe], end: D.Endpoint, side: str, source: Source) -> str:
-    """The node of pipeline endpoint ``end`` (``side``: ``inputs`` or ``outputs``)."""
-    pipe = pipes.get(end.alias.name)
-    if pipe is None:
-        raise _endpoint_error(end, f"The pipeline `{end.alias.name}` is not created", source)
-    port = end.port_or("in" if side == "inputs" else "out")
-    node = getattr(pipe, side).get(port)
-    if node is None:
-        raise _endpoint_error(end, f"Query `{end.alias.name}` does not have port `{port}`", source)
-    return node
-
-
-def _connect(job: _Job, flow: FlowInstance, pipes: dict[str, _Pipe], conn: D.Connect, src: Source):
-    """Add the links of one ``connect`` statement."""
-    created = {c.alias for c in flow.connectors}
-    for end in (conn.from_, conn.to):
-        if end.kind == "connector" and end.alias.name not in created:
-            raise _endpoint_error(end, f"The connector `{end.alias.name}` is not created", src)
-    if conn.from_.kind == "connector":
-        stream = f"{flow.alias}/{conn.from_.alias.name}/{conn.from_port}"
-        index = _connector_index(job, flow, conn.from_.alias.name)
+def _connect(job: _Job, flow: F.Flow, conn: F.Connection) -> None:
+    """Add the links of one connection."""
+    src, dst = conn.source, conn.target
+    if isinstance(src, F.ConnectorEnd):
+        assert isinstance(dst, F.PipelineEnd), "a connection joins at least one pipeline"
+        stream = f"{flow.alias}/{src.connector}/{src.port}"
+        index = _connector_index(job, flow, src.connector)
         if all(s != stream for _, _, s in job.inputs):
-            job.inputs.append((index, conn.from_port, stream))
-        job.links.append(((stream, "out"), (_pipe_port(pipes, conn.to, "inputs", src), "in")))
+            job.inputs.append((index, src.port, stream))
+        job.links.append(((stream, "out"), (dst.node, "in")))
         return
-    origin = (_pipe_port(pipes, conn.from_, "outputs", src), "out")
-    if conn.to.kind == "pipeline":
-        job.links.append((origin, (_pipe_port(pipes, conn.to, "inputs", src), "in")))
+    origin = (src.node, "out")
+    if isinstance(dst, F.PipelineEnd):
+        job.links.append((origin, (dst.node, "in")))
         return
-    name = f"{flow.alias}/{conn.to.alias.name}/{conn.to_port}"
-    index = _connector_index(job, flow, conn.to.alias.name)
+    name = f"{flow.alias}/{dst.connector}/{dst.port}"
+    index = _connector_index(job, flow, dst.connector)
     if all(n != name for n, _, _ in job.outputs):
-        job.outputs.append((name, index, conn.to_port))
+        job.outputs.append((name, index, dst.port))
     job.links.append((origin, (output_node(name), "in")))
 
 
-def _add_flow(job: _Job, flow: FlowInstance, source: Source) -> None:
-    pipes = {
-        p.alias: _compile_pipeline(job, p, f"{flow.alias}/{p.alias}/", source)
-        for p in flow.pipelines
-    }
-    for conn in flow.connects:
-        _connect(job, flow, pipes, conn, source)
+def _add_flow(job: _Job, flow: F.Flow) -> None:
+    for pipeline in flow.pipelines:
+        _add_pipeline(job, pipeline)
+    for conn in flow.connections:
+        _connect(job, flow, conn)
 
 
 def _render(job: _Job, source: Source, job_name: str) -> str:
@@ -171,9 +126,9 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     return black.format_str(text, mode=BLACK_MODE)
 
 
-def build_deploy_job(deploy: D.Deploy, source: Source, job_name: str) -> str:
-    """The job running every ``deploy flow`` of ``deploy`` (checked by ``check_deploy``)."""
+def build_deploy_job(deployment: F.Deployment, source: Source, job_name: str) -> str:
+    """The job running every deployed flow of ``deployment``."""
     job = _Job()
-    for flow in instantiate(deploy, source):
-        _add_flow(job, flow, source)
+    for flow in deployment.flows:
+        _add_flow(job, flow)
     return _render(job, source, job_name)

@@ -207,6 +207,7 @@ def instantiate(deploy: D.Deploy, source: Source) -> tuple[FlowInstance, ...]:
 
 
 def check_deploy(deploy: D.Deploy, source: Source) -> D.Deploy:
-    """Run every troy check; the tree is returned unchanged (codegen re-instantiates)."""
+    """Run every troy check; the tree is returned unchanged (pipelines and connections are
+    instantiated by :mod:`compiler.passes.deploy_instantiate`)."""
     instantiate(deploy, source)
     return deploy

@@ -262,15 +262,12 @@ def _enclosing_expr(script: S.Script, target: Node) -> Node:
 
 
 def check_query(query: Q.Query, source: Source) -> Q.Query:
-    """Run every trickle check; return ``query`` unchanged.
+    """Run every trickle statement check; return ``query`` unchanged.
 
-    Instantiation errors (undefined streams, unknown or non-constant args, window settings)
-    come from building the graph once (layering debt: this reaches into codegen).
+    Instantiation errors (undefined streams, unknown or non-constant args, window settings) are
+    the next pass's: :func:`compiler.passes.query_instantiate.instantiate_query`.
     """
     scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)))
     with_module_scopes(scope, load_query_modules(query.stmts, source))
     check_body(query.stmts, scope, ())
-    from ..codegen.query import build_query_job
-
-    build_query_job(query, source, "check.py")
     return query

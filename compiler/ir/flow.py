@@ -1,0 +1,103 @@
+"""A deployed troy file: the flows it deploys, with connectors, pipelines and connections.
+
+Invariants (established by :mod:`compiler.passes.deploy_instantiate`): every connector's
+``with`` values are evaluated (``params`` holds ``codec``, ``config``, processors… as plain
+values); every pipeline is an instantiated :class:`~compiler.ir.graph.PipelineGraph` whose node
+names start with ``<flow>/<pipeline>/``; every connection names a created connector or pipeline
+and, for a pipeline, one of its ports (:class:`PipelineEnd` carries that port's node name).
+Connections keep the order of the ``connect`` statements (Tremor's fan-out order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..source import NO_SPAN, Span
+from .graph import PipelineGraph
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connector:
+    """``create connector alias``: builtin ``kind`` and evaluated ``with`` values."""
+
+    alias: str
+    kind: str
+    params: dict[str, Any]
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeployedPipeline:
+    """``create pipeline alias``: its instantiated graph."""
+
+    alias: str
+    graph: PipelineGraph
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConnectorEnd:
+    """``/connector/alias/port``."""
+
+    connector: str
+    port: str
+
+    def dump(self) -> str:
+        return f"/connector/{self.connector}/{self.port}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PipelineEnd:
+    """``/pipeline/alias/port`` and the graph node of that port."""
+
+    pipeline: str
+    port: str
+    node: str
+
+    def dump(self) -> str:
+        return f"/pipeline/{self.pipeline}/{self.port} ({self.node!r})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connection:
+    """``connect a to b``; at least one side is a pipeline."""
+
+    source: ConnectorEnd | PipelineEnd
+    target: ConnectorEnd | PipelineEnd
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flow:
+    """One ``deploy flow alias``."""
+
+    alias: str
+    connectors: tuple[Connector, ...]
+    pipelines: tuple[DeployedPipeline, ...]
+    connections: tuple[Connection, ...]
+
+    def connector(self, alias: str) -> Connector:
+        """The created connector ``alias`` (the invariant guarantees it exists)."""
+        return next(c for c in self.connectors if c.alias == alias)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deployment:
+    """Every deployed flow of a troy file, in ``deploy`` order."""
+
+    flows: tuple[Flow, ...]
+
+    def dump(self) -> str:
+        """Stable text for debugging (``tremorc dbg ir``)."""
+        lines = ["deployment"]
+        for flow in self.flows:
+            lines.append(f"  flow {flow.alias!r}")
+            for c in flow.connectors:
+                lines.append(f"    connector {c.alias!r} {c.kind} params={c.params!r}")
+            for p in flow.pipelines:
+                lines.append(f"    pipeline {p.alias!r}")
+                lines += ["      " + line for line in p.graph.dump().splitlines()]
+            for conn in flow.connections:
+                lines.append(f"    connect {conn.source.dump()} -> {conn.target.dump()}")
+        return "\n".join(lines)

@@ -1,0 +1,95 @@
+"""Instantiate a troy file into a :class:`~compiler.ir.flow.Deployment`.
+
+Needs: a parsed :class:`~compiler.ast.deploy.Deploy`. Runs the troy checks
+(:func:`compiler.passes.deploy_checks.instantiate`: definitions, args model, connector configs),
+then instantiates every created pipeline with its bound args
+(:func:`compiler.passes.query_instantiate.instantiate_pipeline`, node names
+``<flow>/<pipeline>/<node>``) and resolves every ``connect``. Establishes the invariants of
+:mod:`compiler.ir.flow`. Raises ``The pipeline `x` is not created``, ``The connector `x` is not
+created``, ``Query `x` does not have port `p```, and every pipeline instantiation error.
+"""
+
+from __future__ import annotations
+
+from ..ast import deploy as D
+from ..diagnostics import CompileError
+from ..ir import flow as F
+from ..ir import graph as G
+from ..source import Source
+from .deploy_checks import FlowInstance, PipelineInstance, instantiate
+from .query_instantiate import DEFAULT_FROM, DEFAULT_INTO, instantiate_pipeline
+
+
+def _ports(ports: tuple[str, ...], default: tuple[str, ...]) -> tuple[str, ...]:
+    return ports or default
+
+
+def _pipeline(inst: PipelineInstance, flow: str, source: Source) -> F.DeployedPipeline:
+    defn = inst.definition
+    graph = instantiate_pipeline(
+        (*inst.uses, *defn.stmts),
+        source,
+        args=inst.args,
+        from_ports=_ports(tuple(p.name for p in defn.from_ports), DEFAULT_FROM),
+        into_ports=_ports(tuple(p.name for p in defn.into_ports), DEFAULT_INTO),
+        node_prefix=f"{flow}/{inst.alias}/",
+    )
+    return F.DeployedPipeline(alias=inst.alias, graph=graph, span=inst.create.span)
+
+
+def _endpoint_error(end: D.Endpoint, what: str, source: Source) -> CompileError:
+    return CompileError(what, end.alias.span if end.port is None else end.port.span, source=source)
+
+
+def _pipe_end(
+    pipes: dict[str, G.PipelineGraph], end: D.Endpoint, side: str, source: Source
+) -> F.PipelineEnd:
+    """Pipeline endpoint ``end`` (``side``: ``inputs`` or ``outputs``) and its port's node."""
+    graph = pipes.get(end.alias.name)
+    if graph is None:
+        raise _endpoint_error(end, f"The pipeline `{end.alias.name}` is not created", source)
+    port = end.port_or("in" if side == "inputs" else "out")
+    node = dict(getattr(graph, side)).get(port)
+    if node is None:
+        raise _endpoint_error(end, f"Query `{end.alias.name}` does not have port `{port}`", source)
+    return F.PipelineEnd(pipeline=end.alias.name, port=port, node=node)
+
+
+def _connection(
+    flow: FlowInstance, pipes: dict[str, G.PipelineGraph], conn: D.Connect, source: Source
+) -> F.Connection:
+    """Resolve one ``connect`` (connectors checked first, then the pipeline ends)."""
+    created = {c.alias for c in flow.connectors}
+    for end in (conn.from_, conn.to):
+        if end.kind == "connector" and end.alias.name not in created:
+            raise _endpoint_error(end, f"The connector `{end.alias.name}` is not created", source)
+    if conn.from_.kind == "connector":
+        origin: F.ConnectorEnd | F.PipelineEnd
+        origin = F.ConnectorEnd(connector=conn.from_.alias.name, port=conn.from_port)
+        target = _pipe_end(pipes, conn.to, "inputs", source)
+        return F.Connection(source=origin, target=target, span=conn.span)
+    origin = _pipe_end(pipes, conn.from_, "outputs", source)
+    if conn.to.kind == "pipeline":
+        return F.Connection(
+            source=origin, target=_pipe_end(pipes, conn.to, "inputs", source), span=conn.span
+        )
+    sink = F.ConnectorEnd(connector=conn.to.alias.name, port=conn.to_port)
+    return F.Connection(source=origin, target=sink, span=conn.span)
+
+
+def _flow(flow: FlowInstance, source: Source) -> F.Flow:
+    pipelines = tuple(_pipeline(p, flow.alias, source) for p in flow.pipelines)
+    pipes = {p.alias: p.graph for p in pipelines}
+    connectors = tuple(
+        F.Connector(alias=c.alias, kind=c.kind, params=c.params, span=c.create.span)
+        for c in flow.connectors
+    )
+    connections = tuple(_connection(flow, pipes, c, source) for c in flow.connects)
+    return F.Flow(
+        alias=flow.alias, connectors=connectors, pipelines=pipelines, connections=connections
+    )
+
+
+def instantiate_deploy(deploy: D.Deploy, source: Source) -> F.Deployment:
+    """Check ``deploy`` and return every deployed flow, instantiated (see the module doc)."""
+    return F.Deployment(flows=tuple(_flow(f, source) for f in instantiate(deploy, source)))
