@@ -85,7 +85,9 @@ def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> 
 @click.option("--report", type=click.Path(path_type=Path), help="write a JSON report per case")
 @click.option("-k", "pattern", help="only cases whose name contains this text")
 @click.option("-q", "--quiet", is_flag=True, help="print failures and the summary only")
-def test_cmd(paths: tuple[Path, ...], report: Path | None, pattern: str | None, quiet: bool) -> None:
+def test_cmd(
+    paths: tuple[Path, ...], report: Path | None, pattern: str | None, quiet: bool
+) -> None:
     """Run conformance-style case folders (or std-lib suites) through generated PySpark jobs."""
     from .testing.runner import run_paths
 
@@ -115,6 +117,20 @@ def dbg_ast(file: Path, checked: bool) -> None:
         _fail(err)
         return
     click.echo(dump(tree))
+
+
+@dbg.command("ir")
+@click.argument("file", type=click.Path(path_type=Path))
+def dbg_ir(file: Path) -> None:
+    """Dump what code generation receives for FILE: script ports, pipeline graph or flows."""
+    from .pipeline import check_program
+
+    try:
+        checked = check_program(read_source(file), kind_of(file))
+    except CompileError as err:
+        _fail(err)
+        return
+    click.echo(checked.ir.dump())
 
 
 @dbg.command("dot")
@@ -173,4 +189,3 @@ def main() -> None:
     except Exception as err:  # noqa: BLE001 - last line of defence, see module docstring
         click.echo(f"Error: internal error: {type(err).__name__}: {err}", err=True)
         sys.exit(1)
-
