@@ -104,14 +104,15 @@ def test_spark_submit_to_a_standalone_cluster(cluster: str, tmp_path: Path) -> N
     runner = CliRunner()
     (tmp_path / "triage.tremor").write_text(PROGRAM)
     job, bundle = tmp_path / "job.py", tmp_path / "runtime_support.zip"
-    assert runner.invoke(cli, ["build", str(tmp_path / "triage.tremor"), "-o", str(job)]).exit_code == 0
+    built = runner.invoke(cli, ["build", str(tmp_path / "triage.tremor"), "-o", str(job)])
+    assert built.exit_code == 0, built.output
     assert runner.invoke(cli, ["bundle", "-o", str(bundle)]).exit_code == 0
     events = [{"level": "debug"}, {"level": "warn", "n": 1.0}, {"level": "info"}]
     (tmp_path / "in.json").write_text("".join(json.dumps(e) + "\n" for e in events))
     submit = str(_spark_home() / "bin" / "spark-submit")
     result = subprocess.run(
-        [submit, "--master", cluster, "--py-files", str(bundle), str(job)]
-        + ["-i", str(tmp_path / "in.json"), "-o", str(tmp_path / "out.json"), "--ingest-ns", "index"],
+        [submit, "--master", cluster, "--py-files", str(bundle), str(job), "--ingest-ns", "index"]
+        + ["-i", str(tmp_path / "in.json"), "-o", str(tmp_path / "out.json")],
         env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable},
         cwd=ROOT,
         capture_output=True,
