@@ -15,7 +15,6 @@ from typing import Any, Protocol
 from .context import EventContext
 from .errors import TremorError
 
-
 __all__ = [
     "Event",
     "Graph",
@@ -27,6 +26,7 @@ __all__ = [
     "run_events",
     "script_operator",
 ]
+
 
 class Event:
     """An event travelling through the graph: payload, metadata and ingest time."""

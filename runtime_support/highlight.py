@@ -5,10 +5,11 @@ Shared by the compiler (compile-time diagnostics) and by generated jobs (runtime
 
 Spans are half-open ``(start, end)`` character offsets into the source text.
 
->>> print(render("let $ = 1;", inner=(4, 9), message="bad"))
-Error: 
-    1 | let $ = 1;
-      |     ^^^^^ bad
+>>> for line in render("let $ = 1;", inner=(4, 9), message="bad").splitlines():
+...     print(repr(line))
+'Error: '
+'    1 | let $ = 1;'
+'      |     ^^^^^ bad'
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ __all__ = [
     "run_job_cli",
 ]
 
+
 def read_lines(spark, path: str | None, ingest_ns: str):
     """Load JSON lines as a DataFrame ``seq, value, ingest_ns`` (blank lines are skipped)."""
     if path is None or path == "-":
@@ -39,7 +40,9 @@ def read_lines(spark, path: str | None, ingest_ns: str):
     return spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
 
 
-def run_job_cli(run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None) -> int:
+def run_job_cli(
+    run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
+) -> int:
     """Entry point of ``python job.py``; returns the process exit code."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-i", "--input", help="JSON lines to read (default: stdin)")

@@ -23,7 +23,9 @@ _LOCAL_CONF = {
 }
 
 
-def get_session(app_name: str = "tremorc-job"):  # -> SparkSession (lazy import keeps start-up cheap)
+def get_session(
+    app_name: str = "tremorc-job",
+):  # -> SparkSession (lazy import keeps start-up cheap)
     """Return the active SparkSession, creating an embedded ``local[*]`` one when there is none.
 
     Python workers are pinned to this interpreter so they see the same pyarrow/orjson.

@@ -1,9 +1,9 @@
 """Run a pipeline graph over Spark DataFrames with Arrow-batched Python (``mapInArrow``).
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
-(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Output: one DataFrame per output name with columns
-``value`` (JSON text), ``seq`` and ``sub``; ordering by ``(seq, sub)`` gives Tremor's emission
-order for a single input stream.
+(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Output: one
+DataFrame per output name with columns ``value`` (JSON text), ``seq`` and ``sub``; ordering by
+``(seq, sub)`` gives Tremor's emission order for a single input stream.
 """
 
 from __future__ import annotations
@@ -38,7 +38,12 @@ def make_mapper(spec: GraphSpec):
                 cols = batch.to_pydict()
                 origins = cols.get("origin") or [None] * batch.num_rows
                 for name, seq, text, ns, origin in zip(
-                    cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins
+                    cols["stream"],
+                    cols["seq"],
+                    cols["value"],
+                    cols["ingest_ns"],
+                    origins,
+                    strict=True,
                 ):
                     try:
                         value = decode_json(text)
@@ -71,7 +76,9 @@ def _encoded(value: Any) -> str:
     try:
         return encode_json(value)
     except Exception as err:  # noqa: BLE001 - see docstring
-        return encode_json({"error": f"Can not encode the emitted value: {err}", "event": repr(value)})
+        return encode_json(
+            {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
+        )
 
 
 def _flush_bad(bad: list[tuple[int, str, str]], rows: dict[str, list[Any]]) -> None:

@@ -56,7 +56,7 @@ def test_missing_file_is_an_error(tmp_path: Path) -> None:
 
 def test_check_accepts_a_valid_script(tmp_path: Path) -> None:
     path = tmp_path / "ok.tremor"
-    path.write_text('let event.x = 1 + 2;\nevent\n')
+    path.write_text("let event.x = 1 + 2;\nevent\n")
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.exit_code == 0, result.output
 

@@ -27,7 +27,15 @@ def _run(program: str, event: object) -> object:
 
 @pytest.mark.parametrize(
     ("event", "expected"),
-    [(1.5, "c1"), (1, "c1"), (2.0, "c2"), (-0.5, "c0"), ("x", "ex"), (99, "other"), (True, "other")],
+    [
+        (1.5, "c1"),
+        (1, "c1"),
+        (2.0, "c2"),
+        (-0.5, "c0"),
+        ("x", "ex"),
+        (99, "other"),
+        (True, "other"),
+    ],
 )
 def test_long_runs_use_the_ordered_lookup(event: object, expected: str) -> None:
     assert _run(_script(15), event) == expected  # 15 int cases + "x" = a run of 16

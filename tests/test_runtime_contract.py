@@ -32,7 +32,9 @@ def runtime_imports(job: str) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}")
+@pytest.mark.parametrize(
+    "program", PROGRAMS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}"
+)
 def test_jobs_import_only_exported_names(program: Path) -> None:
     job = compile_source(read_source(program), kind_of(program)).job
     imports = runtime_imports(job)

@@ -67,7 +67,7 @@ def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
         return transform(value, fn)
     if isinstance(value, tuple):
         items = tuple(_transform_value(v, fn) for v in value)
-        if all(a is b for a, b in zip(items, value)):
+        if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return items
     return value
@@ -90,5 +90,8 @@ def dump(node: Any, indent: int = 0) -> str:
                 lines.append(f"{pad}  {f.name}: {value!r}")
         return "\n".join(lines)
     if isinstance(node, tuple):
-        return "\n".join(dump(item, indent) if isinstance(item, (Node, tuple)) else f"{pad}- {item!r}" for item in node)
+        return "\n".join(
+            dump(item, indent) if isinstance(item, (Node, tuple)) else f"{pad}- {item!r}"
+            for item in node
+        )
     return f"{pad}{node!r}"

@@ -7,7 +7,6 @@ Each class docstring shows the surface syntax it stands for.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..source import Span
 from .common import Node
@@ -138,7 +137,7 @@ class Unary(Expr):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Binary(Expr):
-    """``a <op> b`` for every binary operator (``op`` is the operator text, e.g. ``and``, ``>>>``)."""
+    """``a <op> b`` for every binary operator (``op`` is the operator text: ``and``, ``>>>``…)."""
 
     op: str
     left: Expr
@@ -406,7 +405,7 @@ class Intrinsic(Node):
     doc: str | None = None
 
 
-TopLevel = Union[Use, Const, FnDef, Intrinsic, Expr]
+TopLevel = Use | Const | FnDef | Intrinsic | Expr
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

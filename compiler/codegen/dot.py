@@ -35,6 +35,8 @@ def graph_to_dot(graph: Any, title: str = "pipeline") -> str:
         label = graph.output_ports.get(name, name)
         lines.append(f"  {_quote(name)} [shape=house, label={_quote(label)}];")
     for (src, src_port), (dst, dst_port) in graph.links:
-        lines.append(f"  {_quote(src)} -> {_quote(dst)} [label={_quote(f'{src_port} → {dst_port}')}];")
+        lines.append(
+            f"  {_quote(src)} -> {_quote(dst)} [label={_quote(f'{src_port} → {dst_port}')}];"
+        )
     lines.append("}")
     return "\n".join(lines)

@@ -62,14 +62,18 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         "runtime_support.job:run_job_cli",
         "runtime_support.spark_exec:run_graph",
     )
-    text = _environment().get_template("job.py.j2").render(
-        source_name=_comment_safe(parts.source_name),
-        job_name=_comment_safe(job_name),
-        import_lines=import_lines(imports),
-        sources=parts.sources,
-        blocks=parts.blocks,
-        graph=parts.graph,
-        description=repr(f"Tremor program {parts.source_name} on Spark"),
+    text = (
+        _environment()
+        .get_template("job.py.j2")
+        .render(
+            source_name=_comment_safe(parts.source_name),
+            job_name=_comment_safe(job_name),
+            import_lines=import_lines(imports),
+            sources=parts.sources,
+            blocks=parts.blocks,
+            graph=parts.graph,
+            description=repr(f"Tremor program {parts.source_name} on Spark"),
+        )
     )
     return black.format_str(text, mode=BLACK_MODE)
 

@@ -8,10 +8,11 @@ consts), ``behaviour`` (unreachable ``case _``, contradictory record-pattern tes
 
 from __future__ import annotations
 
+from runtime_support.highlight import expand_lines
+
 from ..ast import script as S
 from ..diagnostics import Warning_
 from ..source import Source, Span
-from runtime_support.highlight import expand_lines
 
 PERF_CALLS = {
     ("array", "push"): "`array::push(the_array, element)` can be replaced by "

@@ -81,7 +81,9 @@ def build_suite_job(script: S.Script, source: Source) -> tuple[str, list[tuple[s
         for port, out in (("out", f"t{index}"), ("err", f"e{index}")):
             links.append(((node, port), (output_node(out), "in")))
             ports.append(out)
-    graph = graph_expr(inputs=("in",), output_ports=tuple(ports), nodes=tuple(nodes), links=tuple(links))
+    graph = graph_expr(
+        inputs=("in",), output_ports=tuple(ports), nodes=tuple(nodes), links=tuple(links)
+    )
     parts = JobParts(
         source_name=source.name,
         imports=(*sorted(imports), *GRAPH_IMPORTS, *SCRIPT_NODE_IMPORTS),
