@@ -8,7 +8,9 @@ compile-time constants. :func:`instantiate` returns the deployed flows with args
 (connector configs and pipeline args as plain values) for the code generator.
 
 A file without ``deploy flow`` deploys its flow ``main`` (the archive entry point Tremor's flow
-harness uses), when there is one.
+harness uses) when there is one and it needs no arguments; a ``main`` with required args is only
+checked as a definition (Tremor takes those args from the archive's config, which a plain file
+does not have).
 """
 
 from __future__ import annotations
@@ -190,7 +192,7 @@ def _deploys(deploy: D.Deploy, top: Scope) -> tuple[D.DeployFlow, ...]:
     if found:
         return found
     main = next((f for f in top.flows if f.name.name == "main"), None)
-    if main is None:
+    if main is None or any(arg.default is None for arg in main.args):
         return ()
     name = Q.Ident(name="main", span=main.name.span)
     target = Q.Target(module=(), name="main", explicit=False, span=main.name.span)
