@@ -52,6 +52,11 @@ def test_std_functions_run_at_deploy_time() -> None:
     assert metronome.params["config"] == {"interval": 1_000_000}
 
 
+def test_main_with_required_args_is_not_deployed_implicitly() -> None:
+    # Tremor takes such args from an archive config; a plain file only gets its definitions checked.
+    assert _instances(_flow("nested_with", "")) == ()
+
+
 def test_pipeline_with_overrides_default() -> None:
     (flow,) = _instances(_flow("pipeline_with", ""))
     assert flow.pipelines[0].args == {"snot": "snot"}
