@@ -31,8 +31,7 @@ def graph_expr(
 ) -> str:
     """``GraphSpec(...)`` source text."""
     node_lines = "".join(
-        f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r}),"
-        for n in nodes
+        f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r})," for n in nodes
     )
     link_lines = "".join(f"({src!r}, {dst!r})," for src, dst in links)
     outputs = tuple(output_node(p) for p in output_ports)

@@ -74,9 +74,10 @@ def run_job_on_lines(
 
 def _compare_values(got: list[Any], expected: list[Any]) -> str:
     """Empty string when equal, else a short description of the first difference."""
-    for index, (g, e) in enumerate(zip(got, expected)):
+    for index, (g, e) in enumerate(zip(got, expected, strict=False)):  # lengths checked below
         if canonical_json(g) != canonical_json(e):
-            return f"output {index}: got {canonical_json(g)[:300]} expected {canonical_json(e)[:300]}"
+            got_text, expected_text = canonical_json(g)[:300], canonical_json(e)[:300]
+            return f"output {index}: got {got_text} expected {expected_text}"
     if len(got) != len(expected):
         return f"got {len(got)} outputs, expected {len(expected)}"
     return ""
@@ -105,7 +106,7 @@ def run_runtime_error_case(case: Case) -> str:
     if kind == "query":
         outputs = [value for port, value in emitted if port != "error_log"]
         failures = [value for port, value in emitted if port == "error_log"]
-        wanted = [decode_json(line) for line in (case.read("out") or "").splitlines() if line.strip()]
+        wanted = [decode_json(ln) for ln in (case.read("out") or "").splitlines() if ln.strip()]
         difference = _compare_values(outputs, wanted)
         if difference:
             return difference
