@@ -114,18 +114,20 @@ def _pick(a: Any, b: Any, want_max: bool) -> tuple[Any, Any]:
     num_b = (kb == "BIGINT") | (definite_float(kb) & dec_exact(kb))
     pick = f.greatest if want_max else f.least
     da, db = typed(a, "double"), typed(b, "double")
-    both_zero = (da == 0) & (db == 0)
+    # VARIANT reads -0.0 as DECIMAL 0: a float zero argument could be either sign, and it may be
+    # the result (min(1, -0.0) is -0.0), so any float zero makes the result unknown.
+    float_zero = ((ka != "BIGINT") & (da == 0)) | ((kb != "BIGINT") & (db == 0))
     out = f.when(ints, as_variant(pick(typed(a, "bigint"), typed(b, "bigint")))).otherwise(
         as_variant(pick(da, db))
     )
-    return out, ints | (num_a & num_b & ~both_zero)
+    return out, ints | (num_a & num_b & ~float_zero)
 
 
-@lowers(f"{M}::max", "integer|float", "unknown for two float zeros (sign of the result)")
+@lowers(f"{M}::max", "integer|float", "unknown when a float argument is zero (its sign)")
 def max_(a: Any, b: Any) -> tuple[Any, Any]:
     return _pick(a, b, True)
 
 
-@lowers(f"{M}::min", "integer|float", "unknown for two float zeros (sign of the result)")
+@lowers(f"{M}::min", "integer|float", "unknown when a float argument is zero (its sign)")
 def min_(a: Any, b: Any) -> tuple[Any, Any]:
     return _pick(a, b, False)
