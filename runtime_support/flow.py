@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .connectors import ConnectorSpec, RunContext, build_sink, build_source
+from .job import add_ingest_ns_option
 from .jsonio import decode_json
 from .session import get_session
 
@@ -101,12 +102,7 @@ def flow_main(
     parser.add_argument(
         "--ticks", type=int, default=10, help="events each metronome emits (default 10)"
     )
-    parser.add_argument(
-        "--ingest-ns",
-        choices=("index", "wallclock"),
-        default="wallclock",
-        help="source event i gets ingest_ns = i or the wall clock",
-    )
+    add_ingest_ns_option(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),

@@ -20,6 +20,7 @@ RunPipeline = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 
 __all__ = [
+    "add_ingest_ns_option",
     "read_lines",
     "run_job_cli",
 ]
@@ -40,6 +41,16 @@ def read_lines(spark, path: str | None, ingest_ns: str):
     return spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
 
 
+def add_ingest_ns_option(parser: argparse.ArgumentParser) -> None:
+    """``--ingest-ns index|wallclock``, shared by every kind of job."""
+    parser.add_argument(
+        "--ingest-ns",
+        choices=("index", "wallclock"),
+        default="wallclock",
+        help="event i gets ingest_ns = i (Tremor's test harness) or the wall clock",
+    )
+
+
 def run_job_cli(
     run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
@@ -47,12 +58,7 @@ def run_job_cli(
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-i", "--input", help="JSON lines to read (default: stdin)")
     parser.add_argument("-o", "--output", help="where to write emitted events (default: stdout)")
-    parser.add_argument(
-        "--ingest-ns",
-        choices=("index", "wallclock"),
-        default="wallclock",
-        help="event i gets ingest_ns = i (Tremor's test harness) or the wall clock",
-    )
+    add_ingest_ns_option(parser)
     args = parser.parse_args(argv)
     spark = get_session()
     inputs = {"in": read_lines(spark, args.input, args.ingest_ns)}

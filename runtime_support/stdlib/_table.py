@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..values import I64_MAX, I64_MIN
+
 __all__ = [
     "BadType",
     "CONSTANTS",
@@ -29,10 +31,6 @@ __all__ = [
     "want_str",
     "want_uint",
 ]
-
-I64_MIN = -(2**63)
-I64_MAX = 2**63 - 1
-U64_MAX = 2**64 - 1
 
 
 @dataclass(frozen=True)

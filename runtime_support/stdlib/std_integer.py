@@ -5,15 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runtime_support.stdlib._table import (
-    I64_MAX,
-    I64_MIN,
-    U64_MAX,
-    FnError,
-    constant,
-    native,
-    want_str,
-)
+from runtime_support.stdlib._table import FnError, constant, native, want_str
+from runtime_support.values import I64_MAX, I64_MIN, U64_MAX
 
 M = "std::integer"
 _RUST_INT = re.compile(r"[+-]?[0-9]+")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime_support.stdlib._table import I64_MAX, native
-from runtime_support.values import type_name
+from runtime_support.stdlib._table import native
+from runtime_support.values import I64_MAX, type_name
 
 M = "std::type"
 
