@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DropSignal", "EmitSignal", "TremorError"]
+__all__ = ["DropSignal", "EmitSignal", "NO_STATE", "TremorError"]
+
+
+NO_STATE: Any = object()
 
 
 class TremorError(Exception):
@@ -18,6 +21,8 @@ class TremorError(Exception):
     Attributes:
         message: Tremor's message, exactly as printed after the carets.
         site: index into the job's ``SITES`` table, ``-1`` when unknown.
+        state: the script's ``state`` when the error was raised, if the script assigns to it
+            (Tremor mutates state in place, so changes made before an error persist).
 
     >>> e = TremorError("Bad array index", 3)
     >>> (e.message, e.site)
@@ -28,6 +33,7 @@ class TremorError(Exception):
         super().__init__(message)
         self.message = message
         self.site = site
+        self.state: Any = NO_STATE
 
     def at(self, site: int) -> TremorError:
         """Set the site if it is still unknown, then return ``self`` (for re-raising)."""

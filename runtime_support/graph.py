@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .context import EventContext
-from .errors import TremorError
+from .errors import NO_STATE, TremorError
 
 __all__ = [
     "Event",
@@ -145,6 +145,8 @@ class ScriptOperator:
         try:
             out_port, value, meta, self.state = entry(event.value, event.meta, self.state, ctx)
         except TremorError as err:
+            if err.state is not NO_STATE:
+                self.state = err.state
             error = {"error": self.render_error(err) + "\n\n", "event": event.value}
             return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
         except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job

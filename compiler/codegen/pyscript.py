@@ -63,11 +63,25 @@ class ScriptGen(PatternGen):
                 last_value = item
         entry = f"{self.prefix}_run"
         body = self.entry(exprs, last_value)
+        if _assigns_state(script):
+            body = self.keep_state_on_error(body)
         lines = self.module_lines + ([""] if self.module_lines else []) + defs
         lines.append(f"def {entry}(event, meta, state, ctx):")
         lines.extend(body)
         code = "\n".join(lines) + "\n"
         return GeneratedScript(code, tuple(sorted(self.imports)), entry, tuple(self.sites))
+
+    def keep_state_on_error(self, body: list[str]) -> list[str]:
+        """Wrap the entry body so a runtime error carries the ``state`` reached so far (Tremor
+        mutates state in place: assignments made before an error persist)."""
+        error = self.rt("TremorError")
+        return [
+            f"{INDENT}try:",
+            *(INDENT + line for line in body),
+            f"{INDENT}except {error} as err:",
+            f"{INDENT * 2}err.state = state",
+            f"{INDENT * 2}raise",
+        ]
 
     def const(self, item: ast.Const) -> str:
         self.in_module = bool(item.module)
@@ -204,3 +218,8 @@ def generate_script(
     """Generate the Python module text for ``script`` (``modules`` is accepted for interface
     compatibility; resolved scripts already contain their user-module items)."""
     return ScriptGen(source, prefix, script).generate(script)
+
+
+def _assigns_state(script: ast.Script) -> bool:
+    """True when some ``let`` writes ``state`` (or a path below it)."""
+    return any(isinstance(n, ast.Let) and n.target.root == "state" for n in script.walk())
