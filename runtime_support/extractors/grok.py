@@ -1,7 +1,19 @@
-"""The ``grok`` extractor: ``%{PATTERN:name}`` templates over a library of named regexes.
+"""The ``grok`` extractor: ``%{PATTERN:alias}`` templates over a library of named regexes.
 
 The default library ships as ``runtime_support/data/grok.patterns`` (loaded once);
 ``/etc/tremor/grok.patterns`` replaces it when present, as in Tremor.
+
+Expansion follows the Rust ``grok`` crate that Tremor uses: repeatedly take the leftmost
+``%{…}`` reference and replace every occurrence of that exact text, one at a time, numbering
+each replacement ``name0``, ``name1``, … in that order. An aliased reference becomes the group
+``name<i>`` (reported under its alias), an unaliased one a non-capturing group. Named groups
+written directly in a pattern (``(?<x>…)``, Oniguruma syntax) are reported under their own
+name. When two references share an alias, the last one wins the alias and the earlier ones are
+reported as ``name<i>``, exactly as in Tremor. Groups that did not participate are omitted.
+
+>>> g = Grok("%{USERNAME:snot} %{USERNAME:snot}")
+>>> g.extract("foobar badger")
+{'name0': 'foobar', 'snot': 'badger'}
 """
 
 from __future__ import annotations
@@ -14,9 +26,17 @@ from typing import Any
 
 from runtime_support.extractors.base import NO_MATCH, Extractor, ExtractorError
 
-__all__ = ["Grok", "load_patterns"]
+__all__ = ["Grok", "load_patterns", "to_python_regex"]
 
-_REF = re.compile(r"%\{(\w+)(?::([\w.@\[\]-]+))?(?::(int|float))?\}")
+# The crate's reference syntax: `[A-z]` (sic) also admits `[\]^_` and a backtick, and an alias
+# may contain `:` (so logstash's `%{NUMBER:n:int}` yields the field name `n:int`).
+_REF = re.compile(
+    r"%\{(?P<name>(?P<pattern>[A-z0-9]+)(?::(?P<alias>[A-z0-9_:;/\s.]+))?)"
+    r"(?:=(?P<definition>[^{}]+))?\}"
+)
+# Oniguruma's `(?<name>` (not the look-behinds `(?<=` / `(?<!`), unless the `(` is escaped.
+_ONIG_NAMED = re.compile(r"(?<!\\)\(\?<(?![=!])")
+_MAX_RECURSION = 1024
 _SYSTEM_PATTERNS = Path("/etc/tremor/grok.patterns")
 
 
@@ -38,45 +58,67 @@ def load_patterns() -> dict[str, str]:
     return _parse(data)
 
 
-class _Expander:
-    def __init__(self, patterns: dict[str, str]) -> None:
-        self.patterns = patterns
-        self.names: dict[str, str] = {}  # group id -> field name
+def to_python_regex(onig: str) -> str:
+    """Rewrite Oniguruma syntax Python's ``re`` spells differently (named groups).
 
-    def expand(self, body: str, depth: int = 0) -> str:
-        if depth > 64:
-            raise ExtractorError("grok pattern recursion too deep")
-        body = re.sub(r"\(\?<(?![=!])(\w+)>", r"(?:", body) if depth else body
-        return _REF.sub(lambda m: self._ref(m, depth), body)
+    >>> to_python_regex(r"(?<v>\\d+)(?<!x)(?<=y)")
+    '(?P<v>\\\\d+)(?<!x)(?<=y)'
+    """
+    return _ONIG_NAMED.sub("(?P<", onig)
 
-    def _ref(self, m: re.Match[str], depth: int) -> str:
-        name, alias = m.group(1), m.group(2)
-        if name not in self.patterns:
-            raise ExtractorError(f'The given pattern definition name "{name}" could not be found')
-        inner = self.expand(self.patterns[name], depth + 1)
-        if not alias:
-            return f"(?:{inner})"
-        gid = f"g{len(self.names)}"
-        self.names[gid] = alias
-        return f"(?P<{gid}>{inner})"
+
+def expand(rule: str, patterns: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """Expand every ``%{…}`` reference; returns the regex and the alias → group-name map."""
+    patterns = dict(patterns)
+    text, alias, index = rule, {}, 0
+    for _ in range(_MAX_RECURSION):
+        m = _REF.search(text)
+        if m is None:
+            return text, alias
+        name = m.group("name")
+        if m.group("definition") is not None:
+            patterns[m.group("pattern")] = m.group("definition")
+            name = f"{name}={m.group('definition')}"
+        body = patterns.get(m.group("pattern"))
+        if body is None:
+            raise ExtractorError(
+                f'The given pattern definition name "{m.group("pattern")}" could not be found '
+                "in the definition map"
+            )
+        token = "%{" + name + "}"
+        for _ in range(text.count(token)):
+            if m.group("alias") is None:
+                repl = f"(?:{body})"
+            else:
+                alias[m.group("alias")] = f"name{index}"
+                repl = f"(?<name{index}>{body})"
+            text = text.replace(token, repl, 1)
+            index += 1
+    raise ExtractorError(f"Recursion while compiling reached the limit of {_MAX_RECURSION}")
 
 
 class Grok(Extractor):
-    """Unanchored grok match; result = record of the aliased captures (strings)."""
+    """Unanchored grok match; result = record of the named captures that participated."""
 
     name = "grok"
 
     def __init__(self, rule: str) -> None:
         super().__init__(rule)
-        exp = _Expander(load_patterns())
+        onig, alias = expand(rule, load_patterns())
+        if not onig:
+            raise ExtractorError(
+                f'The given pattern "{rule}" ended up compiling into an empty regex'
+            )
         try:
-            self.rx = re.compile(exp.expand(rule, 0))
+            # Ruby syntax (Oniguruma's default): `^` and `$` are line anchors.
+            self.rx = re.compile(to_python_regex(onig), re.MULTILINE)
         except re.error as e:
             raise ExtractorError(f"grok: {e}") from None
-        self.names = exp.names
+        group_to_alias = {g: a for a, g in alias.items()}
+        self.keys = {g: group_to_alias.get(g, g) for g in self.rx.groupindex}
 
     def run(self, text: str, ctx: Any) -> Any:
         m = self.rx.search(text)
         if m is None:
             return NO_MATCH
-        return {self.names[g]: v for g, v in m.groupdict().items() if v is not None}
+        return {self.keys[g]: v for g, v in m.groupdict().items() if v is not None}

@@ -1,8 +1,10 @@
 """Rust ``regex`` syntax on top of Python's ``re``.
 
 :func:`compile_rust` translates the differences that matter in practice (``$`` only at the very
-end, ``\\z``, ``(?<name>…)``, ``\\x{…}``, POSIX classes, mid-pattern flag groups), rejects what
-Rust rejects (look-around, back-references) and renders errors the way ``regex-syntax`` does.
+end, ``\\z``, ``(?<name>…)``, ``\\x{…}``, POSIX classes, mid-pattern flag groups, the ``u``
+flag, Unicode ``\\s``), rejects what Rust rejects (look-around, back-references) and what
+Python cannot express (``\\p{…}``, nested classes and class set operations, negated POSIX
+classes, ``(?U)``), and renders errors the way ``regex-syntax`` does. See docs/regex.md.
 :func:`expand` implements Rust's ``$1`` / ``${name}`` replacement strings.
 """
 
@@ -29,6 +31,9 @@ _POSIX = {
     "word": "0-9A-Za-z_",
     "xdigit": "0-9A-Fa-f",
 }
+# Rust's `\s` is Unicode White_Space; Python's also admits U+001C..U+001F.
+_SPACE = "\\t\\n\\x0b\\x0c\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+_UNSUPPORTED = "not supported by tremorc (Python's re has no equivalent)"
 _PY_TO_RUST = (
     ("missing ), unterminated subpattern", "unclosed group"),
     ("unbalanced parenthesis", "unopened group"),
@@ -96,6 +101,14 @@ class _Translator:
         nxt = self.p[self.i + 1 : self.i + 2]
         if nxt == "z":
             self.out.append(r"\Z")
+        elif nxt == "Z":
+            raise _error(self.p, self.i, "unrecognized escape sequence")
+        elif nxt in "pP" and nxt:
+            raise _error(self.p, self.i, f"Unicode class \\{nxt}{{..}} is {_UNSUPPORTED}")
+        elif nxt == "s":
+            self.out.append(_SPACE if in_class else f"[{_SPACE}]")
+        elif nxt == "S" and not in_class:
+            self.out.append(f"[^{_SPACE}]")
         elif nxt.isdigit() and not in_class:
             raise _error(self.p, self.i, "backreferences are not supported")
         elif nxt == "x" and self.p[self.i + 2 : self.i + 3] == "{":
@@ -118,14 +131,17 @@ class _Translator:
             self.i += 1
         while self.i < len(self.p) and self.p[self.i] != "]":
             m = re.match(r"\[:(\^?)([a-z]+):\]", self.p[self.i :])
-            if m and m.group(2) in _POSIX and not m.group(1):
+            if m and m.group(1):
+                raise _error(self.p, self.i, f"negated POSIX class is {_UNSUPPORTED}")
+            if m and m.group(2) in _POSIX:
                 self.out.append(_POSIX[m.group(2)])
                 self.i += m.end()
             elif self.p[self.i] == "\\":
                 self.escape(in_class=True)
-            elif self.p[self.i] == "[":
-                self.out.append(r"\[")
-                self.i += 1
+            elif self.p[self.i] == "[" or self.p[self.i : self.i + 2] in ("&&", "--", "~~"):
+                raise _error(
+                    self.p, self.i, f"nested classes and class set operations are {_UNSUPPORTED}"
+                )
             else:
                 self.out.append(self.p[self.i])
                 self.i += 1
@@ -141,20 +157,24 @@ class _Translator:
                 self.i,
                 "look-around, including look-ahead and look-behind, is not supported",
             )
-        flags = re.match(r"\(\?([imsxU-]*)\)", rest)
+        flags = re.match(r"\(\?([imsxuU-]*)\)", rest)
         if flags:
-            self.flag_group(flags.group(1))
+            self.flag_group(_py_flags(flags.group(1)))
             self.i += flags.end()
             return
         if rest.startswith("(?<"):
             self.out.append("(?P<")
             self.i += 3
         else:
-            scoped = re.match(r"\(\?([imsx-]*):", rest)
+            scoped = re.match(r"\(\?([imsxu-]*):", rest)
             if scoped and "m" in scoped.group(1).split("-")[0]:
                 self.multiline = True
-            self.out.append("(")
-            self.i += 1
+            if scoped:
+                self.out.append(f"(?{_py_flags(scoped.group(1))}:")
+                self.i += scoped.end()
+            else:
+                self.out.append("(")
+                self.i += 1
         self.extra.append(0)
 
     def flag_group(self, flags: str) -> None:
@@ -162,11 +182,22 @@ class _Translator:
             raise _error(self.p, self.i, "swap-greed flag (?U) is not supported here")
         if "m" in flags.split("-")[0]:
             self.multiline = True
+        if not flags:
+            return
         if self.i == 0 and "-" not in flags:
             self.out.append(f"(?{flags})")
             return
         self.out.append(f"(?{flags}:")
         self.extra[-1] += 1
+
+
+def _py_flags(flags: str) -> str:
+    """Rust's ``u`` flag: on is Python's default; ``-u`` (ASCII classes) is Python's ``a``."""
+    on, _, off = flags.partition("-")
+    if "u" in off:
+        on += "a"
+    on, off = on.replace("u", ""), off.replace("u", "")
+    return f"{on}-{off}" if off else on
 
 
 def _python_error(pattern: str, err: re.error) -> RegexError:
