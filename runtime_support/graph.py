@@ -29,15 +29,33 @@ __all__ = [
 
 
 class Event:
-    """An event travelling through the graph: payload, metadata and ingest time."""
+    """An event travelling through the graph: payload, metadata and ingest time.
 
-    __slots__ = ("value", "meta", "ingest_ns", "origin_uri")
+    A batch event (``generic::batch``) has ``is_batch`` set and a payload of
+    ``[{"data": {"value": …, …}}, …]``; outputs unpack it into its values, as Tremor's sinks do.
+    """
 
-    def __init__(self, value: Any, meta: Any, ingest_ns: int, origin_uri: str | None = None):
+    __slots__ = ("value", "meta", "ingest_ns", "origin_uri", "is_batch")
+
+    def __init__(
+        self,
+        value: Any,
+        meta: Any,
+        ingest_ns: int,
+        origin_uri: str | None = None,
+        is_batch: bool = False,
+    ):
         self.value = value
         self.meta = meta
         self.ingest_ns = ingest_ns
         self.origin_uri = origin_uri
+        self.is_batch = is_batch
+
+    def values(self) -> list[Any]:
+        """The payloads this event stands for: its own, or each batched event's."""
+        if not self.is_batch:
+            return [self.value]
+        return [item["data"]["value"] for item in self.value]
 
 
 Output = tuple[str, Event]
@@ -104,7 +122,8 @@ class Graph:
 
     def _deliver(self, node: str, port: str, event: Event, out: list[tuple[str, Any]]) -> None:
         if node in self.output_set:
-            out.append((self.spec.output_ports.get(node, node), event.value))
+            name = self.spec.output_ports.get(node, node)
+            out.extend((name, value) for value in event.values())
             return
         for out_port, produced in self.ops[node].process(port, event):
             for dst_node, dst_port in self.links.get((node, out_port), ()):

@@ -57,7 +57,7 @@ class Batch:
             return []
         first, items = self.first, self.items
         self.items, self.first = [], None
-        return [("out", Event(items, {}, first.ingest_ns, first.origin_uri))]
+        return [("out", Event(items, {}, first.ingest_ns, first.origin_uri, is_batch=True))]
 
 
 class RoundRobin:
