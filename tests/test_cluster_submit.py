@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,22 @@ def _spark_home() -> Path:
     return Path(pyspark.__file__).parent
 
 
+def _wait_for_worker(ui_port: int, log: Path, timeout: float) -> None:
+    """Block until the master's status page lists an alive worker (so a submitted app is not left
+    waiting for resources); fail with the cluster log otherwise."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{ui_port}/json/", timeout=2) as page:
+                status = json.load(page)
+            if any(w.get("state") == "ALIVE" for w in status.get("workers", [])):
+                return
+        except OSError:
+            pass
+        time.sleep(1)
+    raise AssertionError("no worker registered:\n" + log.read_text()[-3000:])
+
+
 def _wait_for(port: int, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -63,14 +80,14 @@ def cluster(tmp_path: Path) -> Iterator[str]:
         "PYSPARK_PYTHON": sys.executable,
         "SPARK_WORKER_DIR": str(tmp_path / "work"),
     }
-    port = _free_port()
+    port, ui_port = _free_port(), _free_port()
     spark_class = str(_spark_home() / "bin" / "spark-class")
     master_url = f"spark://127.0.0.1:{port}"
     logs = open(tmp_path / "cluster.log", "w")  # noqa: SIM115 - closed in the finally below
     processes = [
         subprocess.Popen(
             [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1"]
-            + ["--port", str(port), "--webui-port", str(_free_port())],
+            + ["--port", str(port), "--webui-port", str(ui_port)],
             env=env,
             stdout=logs,
             stderr=subprocess.STDOUT,
@@ -87,6 +104,7 @@ def cluster(tmp_path: Path) -> Iterator[str]:
                 stderr=subprocess.STDOUT,
             )
         )
+        _wait_for_worker(ui_port, tmp_path / "cluster.log", 120)
         yield master_url
     finally:
         for process in reversed(processes):
