@@ -4,6 +4,15 @@ A generated job describes its pipeline as a :class:`GraphSpec` (nodes plus links
 builds a fresh :class:`Graph` from it, so operator state (script ``state``, windows, counters) lives
 for the task and sees events in input order. Emission order is Tremor's: depth first per input
 event, fan-out in link-declaration order.
+
+Ticks: an operator may also have ``tick(now_ns) -> [(port, event)]`` (windowed selects,
+``generic::batch``). :meth:`Graph.tick` calls it on every such node in topological order (ties in
+node-declaration order) and delivers each node's tick outputs depth first, to completion, before
+the next node ticks — so what an upstream tick flushes is seen by a downstream node before that
+node's own tick. (Tremor runs every ``on_signal`` first and then drains the produced events; the
+two orders differ only when a tick flushes into a node that also flushes on the same tick.)
+Batch jobs send no periodic ticks; they send one final tick with ``now`` = u64::MAX after the last
+event of a stream (``flush_at_end``), closing what Tremor's wall-clock ticks eventually would.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from .context import EventContext
 from .errors import NO_STATE, TremorError
 
 __all__ = [
+    "END_OF_INPUT",
     "Event",
     "Graph",
     "GraphSpec",
@@ -60,11 +70,16 @@ class Event:
 
 Output = tuple[str, Event]
 
+END_OF_INPUT = 2**64 - 1
+"""``now`` of the final tick sent after the last event of a stream (u64::MAX)."""
+
 
 class Operator(Protocol):
     """A node of the graph: consumes an event on an input port, returns (port, event) outputs."""
 
     def process(self, port: str, event: Event) -> list[Output]: ...
+
+    # Optional: ``def tick(self, now: int) -> list[Output]`` for operators that act on ticks.
 
 
 @dataclass(frozen=True)
@@ -112,6 +127,19 @@ class Graph:
         for src, dst in spec.links:
             self.links.setdefault(src, []).append(dst)
         self.output_set = set(spec.outputs)
+        self.tick_order = [
+            name for name in _topological(spec) if callable(getattr(self.ops[name], "tick", None))
+        ]
+
+    def tick(self, now: int) -> list[tuple[str, Any]]:
+        """Send a tick at ``now`` (ns) to every ticking node; return ``(output_name, value)``
+        pairs in emission order (see the module docstring for the order)."""
+        collected: list[tuple[str, Any]] = []
+        for node in self.tick_order:
+            for out_port, produced in self.ops[node].tick(now):  # type: ignore[attr-defined]
+                for dst_node, dst_port in self.links.get((node, out_port), ()):
+                    self._deliver(dst_node, dst_port, produced, collected)
+        return collected
 
     def push(self, stream: str, event: Event) -> list[tuple[str, Any]]:
         """Feed ``event`` into input stream ``stream``; return ``(output_name, value)`` pairs in
@@ -128,6 +156,29 @@ class Graph:
         for out_port, produced in self.ops[node].process(port, event):
             for dst_node, dst_port in self.links.get((node, out_port), ()):
                 self._deliver(dst_node, dst_port, produced, out)
+
+
+def _topological(spec: GraphSpec) -> list[str]:
+    """Node names, upstream before downstream (Kahn; ties and cycles in declaration order)."""
+    names = [*spec.inputs, *(n.name for n in spec.nodes if n.name not in spec.inputs)]
+    names += [o for o in spec.outputs if o not in names]
+    indegree = dict.fromkeys(names, 0)
+    edges: dict[str, list[str]] = {}
+    for (src, _), (dst, _) in spec.links:
+        if src in indegree and dst in indegree:
+            edges.setdefault(src, []).append(dst)
+            indegree[dst] += 1
+    order: list[str] = []
+    done: set[str] = set()
+    while len(order) < len(names):
+        ready = next((n for n in names if n not in done and indegree[n] == 0), None)
+        if ready is None:  # a cycle: take the first remaining node
+            ready = next(n for n in names if n not in done)
+        order.append(ready)
+        done.add(ready)
+        for dst in edges.get(ready, ()):
+            indegree[dst] -= 1
+    return order
 
 
 ScriptEntry = Callable[[Any, Any, Any, EventContext], tuple[str | None, Any, Any, Any]]
@@ -187,11 +238,14 @@ def script_operator(
 
 
 def run_events(
-    spec: GraphSpec, events: Iterable[tuple[str, int, Any, int, str | None]]
+    spec: GraphSpec,
+    events: Iterable[tuple[str, int, Any, int, str | None]],
+    graph: Graph | None = None,
 ) -> Iterator[tuple[int, int, str, Any]]:
-    """Run ``(stream, seq, value, ingest_ns, origin)`` events through a fresh graph, yielding
-    ``(seq, sub, output_name, value)`` where ``sub`` numbers the outputs of one input event."""
-    graph = Graph(spec)
+    """Run ``(stream, seq, value, ingest_ns, origin)`` events through ``graph`` (default: a
+    fresh one), yielding ``(seq, sub, output_name, value)`` where ``sub`` numbers the outputs
+    of one input event."""
+    graph = graph if graph is not None else Graph(spec)
     for stream, seq, value, ingest_ns, origin in events:
         event = Event(value, {}, ingest_ns, origin)
         for sub, (name, produced) in enumerate(graph.push(stream, event)):

@@ -3,7 +3,8 @@
 ``builtin_operator(kind, config)`` builds a fresh instance. Documented differences: no
 contraflow/insights exist on Spark, so ``qos::backpressure`` and ``qos::percentile`` forward
 everything to ``out``; ``debug::history`` numbers events by arrival at the operator
-(``0:0:n:n``); ``generic::batch`` flushes on count or on an event past the timeout (no ticks).
+(``0:0:n:n``); ``generic::batch`` flushes on count, on an event past the timeout or on a tick
+past the timeout (Tremor's rule; a batch job sends one tick, at the end of its input).
 """
 
 from __future__ import annotations
@@ -55,7 +56,19 @@ class Batch:
         late = self.timeout is not None and event.ingest_ns - self.first.ingest_ns > self.timeout
         if len(self.items) < self.size and not late:
             return []
+        return self._flush()
+
+    def tick(self, now: int) -> list[Output]:
+        """A tick flushes a non-empty batch once ``now - first >= timeout``."""
+        if self.first is None or self.timeout is None:
+            return []
+        if now - self.first.ingest_ns < self.timeout:
+            return []
+        return self._flush()
+
+    def _flush(self) -> list[Output]:
         first, items = self.first, self.items
+        assert first is not None
         self.items, self.first = [], None
         return [("out", Event(items, {}, first.ingest_ns, first.origin_uri, is_batch=True))]
 

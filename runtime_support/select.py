@@ -17,7 +17,16 @@ from .context import EventContext
 from .graph import Event, Output
 from .jsonio import canonical_json
 from .values import type_name
-from .windows import Code, Frame, RenderedError, Sink, WindowSpec, new_frames, run_frames
+from .windows import (
+    Code,
+    Frame,
+    RenderedError,
+    Sink,
+    WindowSpec,
+    new_frames,
+    run_frames,
+    tick_frames,
+)
 
 __all__ = ["GroupSpec", "SelectOperator", "SelectSpec", "select_operator"]
 
@@ -103,6 +112,24 @@ class SelectOperator(Sink):
             error = {"error": err.text, "event": event.value}
             self._out = []  # Tremor discards the event's partial outputs on error
             self._out.append(("error", Event(error, event.meta, event.ingest_ns, event.origin_uri)))
+        return self._out
+
+    def tick(self, now: int) -> list[Output]:
+        """Tremor's tick rule: per group (in creation order) the first window decides; an
+        emission runs the target with ``event`` null, ``$`` ``{}``, ``args`` null."""
+        self._out = []
+        if not self.spec.windows:
+            return self._out
+        tick = Event(None, {}, now)
+        for key, live in list(self.groups.items()):
+            ctx = EventContext(ingest_ns=now, group=live.value, cardinality=len(self.groups))
+            self._event, self._ctx = tick, ctx
+            try:
+                if tick_frames(live.frames, now, ctx, self):
+                    self.groups.pop(key, None)
+            except RenderedError as err:
+                error = {"error": err.text, "event": None}
+                self._out.append(("error", Event(error, {}, now)))
         return self._out
 
     def _ctx_for(self, event: Event, group: Any = None, window: Any = None) -> EventContext:

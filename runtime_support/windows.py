@@ -7,6 +7,11 @@ which then runs its own trigger with the same event. Emission order is smallest 
 Window kinds: ``size`` (count, optional weight script, emit *including* the event once the count
 reaches the size), ``interval`` (ingest_ns or script time, emit *excluding* the event once
 ``t >= next``), ``state`` (a script with per-group state returning ``bool`` or ``[emit, include]``).
+
+Ticks (:func:`tick_frames`): only the first frame of a chain decides. An ``interval`` window
+without a time script closes once ``now >= next`` (the end-of-input tick :data:`END_OF_INPUT`
+closes every open one); a ``state`` window runs its ``script from tick``; ``size`` windows and
+script-timed intervals ignore ticks. An emission merges upward as on events.
 """
 
 from __future__ import annotations
@@ -18,9 +23,18 @@ from typing import Any
 from .aggregates import Aggregate, make
 from .context import EventContext
 from .errors import TremorError
+from .graph import END_OF_INPUT
 from .jsonio import encode_json
 
-__all__ = ["Code", "Frame", "RenderedError", "WindowSpec", "new_frames", "run_frames"]
+__all__ = [
+    "Code",
+    "Frame",
+    "RenderedError",
+    "WindowSpec",
+    "new_frames",
+    "run_frames",
+    "tick_frames",
+]
 
 Entry = Callable[[Any, Any, Any, EventContext], tuple[Any, Any, Any, Any]]
 
@@ -69,6 +83,8 @@ class WindowSpec:
     reply_span: tuple[int, int] = (0, 0)
     init_state: Any = None
     max_groups: int | None = None
+    tick_script: Code | None = None
+    tick_reply_span: tuple[int, int] = (0, 0)
 
 
 class Frame:
@@ -112,6 +128,19 @@ class Frame:
             return False, False
         return self._state_reply(event, meta, ctx)
 
+    def on_tick(self, now: int, ctx: EventContext) -> bool:
+        """Whether a tick at ``now`` closes this (first) frame."""
+        kind = self.spec.kind
+        if kind == "interval" and self.spec.script is None:
+            if self.next_ns is None or (self.next_ns > now and now != END_OF_INPUT):
+                return False
+            self.next_ns = now + self.spec.amount
+            return True
+        if kind == "state" and self.spec.tick_script is not None:
+            emit, _ = self._reply(self.spec.tick_script, self.spec.tick_reply_span, None, {}, ctx)
+            return emit
+        return False
+
     def _script_u64(self, event: Any, meta: Any, ctx: EventContext) -> int:
         assert self.spec.script is not None
         value, _ = self.spec.script.run(event, meta, None, ctx)
@@ -121,20 +150,24 @@ class Frame:
 
     def _state_reply(self, event: Any, meta: Any, ctx: EventContext) -> tuple[bool, bool]:
         assert self.spec.script is not None
-        reply, self.state = self.spec.script.run(event, meta, self.state, ctx)
+        return self._reply(self.spec.script, self.spec.reply_span, event, meta, ctx)
+
+    def _reply(
+        self, script: Code, span: tuple[int, int], event: Any, meta: Any, ctx: EventContext
+    ) -> tuple[bool, bool]:
+        reply, self.state = script.run(event, meta, self.state, ctx)
         if type(reply) is bool:
             return reply, reply
         if type(reply) is list and all(type(b) is bool for b in reply):
             if len(reply) == 2:
                 return reply[0], reply[1]
-            raise self.spec.script.fail(
+            raise script.fail(
                 "A array return needs to be a two element array of booleans with the form "
                 "`[emit, include]`",
-                self.spec.reply_span,
+                span,
             )
-        raise self.spec.script.fail(
-            f"Window returned `{encode_json(reply)}` this can't be used as a window reply",
-            self.spec.reply_span,
+        raise script.fail(
+            f"Window returned `{encode_json(reply)}` this can't be used as a window reply", span
         )
 
 
@@ -193,3 +226,19 @@ def run_frames(
         return can_remove
     _record(frame, sink, prev)
     return False
+
+
+def tick_frames(frames: list[Frame], now: int, ctx: EventContext, sink: Sink) -> bool:
+    """A tick at ``now`` for one group's chain (the sink's current event is the tick's: payload
+    null, meta ``{}``); True when the group holds no data any more and may be removed."""
+    frame = frames[0]
+    if not frame.on_tick(now, ctx):
+        return False
+    if frame.holds_data:
+        sink.emit(frame)
+    can_remove = True
+    if len(frames) > 1:
+        handed = (frame.holds_data, frame.aggrs)
+        can_remove = run_frames(frames, 1, None, {}, ctx, sink, handed)
+    frame.reset()
+    return can_remove

@@ -81,6 +81,9 @@ def window_code(window: G.Window, em: Emitter) -> str:
         parts.append(f"init_state={window.init_state.value!r}")
     if window.max_groups is not None:
         parts.append(f"max_groups={window.max_groups.value!r}")
+    if window.tick_script is not None:
+        parts.append(f"tick_script={em.script(window.tick_script)}")
+        parts.append(f"tick_reply_span={window.tick_reply_span!r}")
     em.imports.add("runtime_support.windows:WindowSpec")
     return f"WindowSpec({', '.join(parts)})"
 

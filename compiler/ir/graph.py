@@ -125,10 +125,13 @@ class Window:
     reply_span: tuple[int, int] | None = None  # the last item of the window script
     init_state: Constant | None = None
     max_groups: Constant | None = None
+    tick_script: Embedded | None = None  # ``script from tick`` (state windows, runtime ticks)
+    tick_reply_span: tuple[int, int] | None = None  # the last item of the tick script
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def dump(self) -> str:
         extra = " script" if self.script is not None else ""
+        extra += " tick-script" if self.tick_script is not None else ""
         return f"window {self.name!r} {self.kind}={self.amount!r}{extra}"
 
 

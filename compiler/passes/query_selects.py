@@ -135,6 +135,11 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
         reply = (last.span.start, last.span.end)
     if defn.state is not None:
         state = G.Constant(value=const_value(defn.state, wscope, args, defn.state.span))
+    tick = tick_reply = None
+    for named in defn.named:  # only ``tick`` survives the checks; the last one wins
+        tick = G.Embedded(script=embed(named.script.items, wscope), source=wscope.source)
+        tick_last = named.script.items[-1]
+        tick_reply = (tick_last.span.start, tick_last.span.end)
     return G.Window(
         name=target.name,
         kind=kind,
@@ -143,6 +148,8 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
         reply_span=reply,
         init_state=state,
         max_groups=G.Constant(value=config["max_groups"]) if "max_groups" in config else None,
+        tick_script=tick,
+        tick_reply_span=tick_reply,
         span=target.span,
     )
 
