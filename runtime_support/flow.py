@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .connectors import ConnectorSpec, RunContext, build_sink, build_source
-from .job import add_ingest_ns_option
+from .job import add_flush_option, add_ingest_ns_option
 from .jsonio import decode_json
 from .session import get_session
 
 __all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
-RunPipeline = Callable[[Any, dict[str, Any]], dict[str, Any]]
+RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
 
 
 @dataclass(frozen=True)
@@ -67,14 +67,21 @@ def _ordered_outputs(outputs: dict[str, Any], names: list[str]) -> Any:
     return result.orderBy("seq", "sub").select("sink", "value")
 
 
-def run_flow(spark: Any, flow: FlowSpec, run_pipeline: RunPipeline, ctx: RunContext) -> int:
+def run_flow(
+    spark: Any,
+    flow: FlowSpec,
+    run_pipeline: RunPipeline,
+    ctx: RunContext,
+    flush_at_end: bool = True,
+) -> int:
     """Run ``flow`` to completion; returns the exit code (0)."""
     inputs = _inputs(spark, flow, ctx)
     if not inputs:
         return 0
     sinks = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
     live = {name: sink for name, (sink, _) in sinks.items() if sink is not None}
-    ordered = _ordered_outputs(run_pipeline(spark, inputs), sorted(live))
+    outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
+    ordered = _ordered_outputs(outputs, sorted(live))
     if ordered is None:
         return 0
     for sink in live.values():
@@ -95,7 +102,8 @@ def run_flow(spark: Any, flow: FlowSpec, run_pipeline: RunPipeline, ctx: RunCont
 def flow_main(
     flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
-    """Entry point of a flow job: ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M]``."""
+    """Entry point of a flow job:
+    ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M] [--no-flush]``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-i", "--input", help="what stdio sources read (default: stdin)")
     parser.add_argument("-o", "--output", help="where stdio sinks write (default: stdout)")
@@ -103,6 +111,7 @@ def flow_main(
         "--ticks", type=int, default=10, help="events each metronome emits (default 10)"
     )
     add_ingest_ns_option(parser)
+    add_flush_option(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),
@@ -111,7 +120,7 @@ def flow_main(
         ingest_ns=args.ingest_ns,
     )
     try:
-        return run_flow(get_session(), flow, run_pipeline, ctx)
+        return run_flow(get_session(), flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except (ValueError, OSError) as err:
         import sys
 

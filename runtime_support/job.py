@@ -1,4 +1,5 @@
-"""Command line of a generated job: ``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE]``.
+"""Command line of a generated job:
+``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush]``.
 
 Reads JSON lines (default stdin), runs the job's ``run_pipeline`` on the embedded local Spark (or
 the cluster ``spark-submit`` configured) and writes every emitted event, from every output port, in
@@ -16,10 +17,11 @@ from typing import Any
 from .session import get_session
 from .spark_exec import ordered_union
 
-RunPipeline = Callable[[Any, dict[str, Any]], dict[str, Any]]
+RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
 
 
 __all__ = [
+    "add_flush_option",
     "add_ingest_ns_option",
     "read_lines",
     "run_job_cli",
@@ -51,6 +53,16 @@ def add_ingest_ns_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_flush_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-flush``: skip the final tick after the last event (Tremor's test harness)."""
+    parser.add_argument(
+        "--no-flush",
+        action="store_true",
+        help="do not send the final end-of-input tick (open time windows and timed batches "
+        "then stay unflushed, as in Tremor's test harness)",
+    )
+
+
 def run_job_cli(
     run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
@@ -59,10 +71,12 @@ def run_job_cli(
     parser.add_argument("-i", "--input", help="JSON lines to read (default: stdin)")
     parser.add_argument("-o", "--output", help="where to write emitted events (default: stdout)")
     add_ingest_ns_option(parser)
+    add_flush_option(parser)
     args = parser.parse_args(argv)
     spark = get_session()
     inputs = {"in": read_lines(spark, args.input, args.ingest_ns)}
-    rows = ordered_union(run_pipeline(spark, inputs)).select("value").toLocalIterator()
+    outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)
+    rows = ordered_union(outputs).select("value").toLocalIterator()
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
         for row in rows:

@@ -4,6 +4,9 @@ Input contract: each input DataFrame has a JSON-text column ``value`` and option
 (long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Output: one
 DataFrame per output name with columns ``value`` (JSON text), ``seq`` and ``sub``; ordering by
 ``(seq, sub)`` gives Tremor's emission order for a single input stream.
+
+End of input: a stateful graph gets one final tick (``now`` = u64::MAX) after the last event of
+its partition, unless ``flush_at_end`` is off; its outputs get ``seq`` = last input seq + 1.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .graph import GraphSpec, run_events
+from .graph import END_OF_INPUT, Graph, GraphSpec, run_events
 from .jsonio import decode_json, encode_json
 from .native import apply_native_prefilter
 
@@ -27,11 +30,14 @@ OUTPUT_SCHEMA = "seq long, sub int, port string, value string"
 INVALID_JSON = "Invalid JSON input: {reason}"
 
 
-def make_mapper(spec: GraphSpec):
-    """The ``mapInArrow`` function for ``spec``: one fresh graph per partition, events in order."""
+def make_mapper(spec: GraphSpec, flush_at_end: bool = False):
+    """The ``mapInArrow`` function for ``spec``: one fresh graph per partition, events in order;
+    with ``flush_at_end`` a final tick at u64::MAX follows the partition's last event."""
 
     def mapper(batches: Iterator[Any]) -> Iterator[Any]:
         import pyarrow as pa
+
+        last_seq: list[int] = []
 
         def events() -> Iterator[tuple[str, int, Any, int, str | None]]:
             for batch in batches:
@@ -45,6 +51,7 @@ def make_mapper(spec: GraphSpec):
                     origins,
                     strict=True,
                 ):
+                    last_seq[:] = [seq]
                     try:
                         value = decode_json(text)
                     except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
@@ -54,7 +61,10 @@ def make_mapper(spec: GraphSpec):
 
         bad: list[tuple[int, str, str]] = []
         rows: dict[str, list[Any]] = {"seq": [], "sub": [], "port": [], "value": []}
-        for seq, sub, port, value in run_events(spec, events()):
+        graph = Graph(spec)
+        for seq, sub, port, value in _with_final_tick(
+            run_events(spec, events(), graph), graph, last_seq, flush_at_end
+        ):
             _flush_bad(bad, rows)
             rows["seq"].append(seq)
             rows["sub"].append(sub)
@@ -68,6 +78,20 @@ def make_mapper(spec: GraphSpec):
             yield pa.RecordBatch.from_pydict(rows, schema=_arrow_schema())
 
     return mapper
+
+
+def _with_final_tick(
+    outputs: Iterator[tuple[int, int, str, Any]],
+    graph: Graph,
+    last_seq: list[int],
+    flush_at_end: bool,
+) -> Iterator[tuple[int, int, str, Any]]:
+    """``outputs``, then (if asked and the partition had events) the outputs of the final tick,
+    numbered after the last input line (``seq`` = last seq + 1)."""
+    yield from outputs
+    if flush_at_end and last_seq:
+        for sub, (port, value) in enumerate(graph.tick(END_OF_INPUT)):
+            yield last_seq[0] + 1, sub, port, value
 
 
 def _encoded(value: Any) -> str:
@@ -132,11 +156,13 @@ def prepare_inputs(inputs: dict[str, Any], streams: tuple[str, ...]):
     return result
 
 
-def run_graph(spec: GraphSpec, inputs: dict[str, Any]) -> dict[str, Any]:
+def run_graph(spec: GraphSpec, inputs: dict[str, Any], flush_at_end: bool = True) -> dict[str, Any]:
     """Run ``spec`` over ``inputs``; return one DataFrame per output name.
 
-    A stateful graph runs in one ordered partition (Tremor's single-threaded semantics); a
-    stateless one keeps the input partitioning.
+    A stateful graph runs in one ordered partition (Tremor's single-threaded semantics) and, with
+    ``flush_at_end``, gets a final tick at u64::MAX after its last event (open interval windows,
+    ``script from tick`` windows and timed batches flush); a stateless one keeps the input
+    partitioning and has nothing to flush.
     """
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
@@ -147,7 +173,9 @@ def run_graph(spec: GraphSpec, inputs: dict[str, Any]) -> dict[str, Any]:
     if spec.stateful:
         df = df.repartition(1)
     df = df.sortWithinPartitions("seq", "stream")
-    result = df.mapInArrow(make_mapper(spec), OUTPUT_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    result = df.mapInArrow(
+        make_mapper(spec, flush_at_end and spec.stateful), OUTPUT_SCHEMA
+    ).persist(StorageLevel.MEMORY_AND_DISK)
     names = sorted({spec.output_ports.get(o, o) for o in spec.outputs} | {"err"})
     return {
         name: result.filter(F.col("port") == name).select("value", "seq", "sub") for name in names

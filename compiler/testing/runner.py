@@ -60,7 +60,8 @@ def run_job_on_lines(
     module = load_job(job_text, name)
     rows = [(i, line, i, origin) for i, line in enumerate(lines)]
     df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long, origin string")
-    outputs = module.run_pipeline(spark, {"in": df})
+    # Tremor's harness never ticks: no end-of-input flush either.
+    outputs = module.run_pipeline(spark, {"in": df}, flush_at_end=False)
     tagged = []
     for port, frame in outputs.items():
         from pyspark.sql import functions as F

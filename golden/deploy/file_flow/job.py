@@ -133,10 +133,11 @@ FLOW = FlowSpec(
 )
 
 
-def run_pipeline(spark, inputs):
+def run_pipeline(spark, inputs, flush_at_end=True):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
-    to DataFrames with a JSON ``value`` column; returns one DataFrame per connected sink port."""
-    return run_graph(GRAPH, inputs)
+    to DataFrames with a JSON ``value`` column; returns one DataFrame per connected sink port.
+    ``flush_at_end``: a final tick after the last event flushes open windows and timed batches."""
+    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
 
 
 def main(argv=None):

@@ -79,10 +79,11 @@ GRAPH = GraphSpec(
 )
 
 
-def run_pipeline(spark, inputs):
+def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
-    returns one DataFrame (``value``, ``seq``, ``sub``) per output port."""
-    return run_graph(GRAPH, inputs)
+    returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
+    final tick after the last event flushes open time windows and timed batches."""
+    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
 
 
 def main(argv=None):
