@@ -11,7 +11,7 @@ from typing import Any
 
 
 def _quote(name: str) -> str:
-    return json.dumps(name)
+    return json.dumps(name, ensure_ascii=False)
 
 
 def graph_to_dot(graph: Any, title: str = "pipeline") -> str:
