@@ -22,7 +22,6 @@ __all__ = [
     "missing_local",
     "need_type",
     "present",
-    "set_path",
 ]
 
 _ROOT_WORDS = {"event": "event", "meta": "global", "global": "global", "state": "state"}
@@ -187,38 +186,3 @@ def present(v: Any, segments: tuple = (), site: int = -1) -> bool:
         if not ok:
             return False
     return True
-
-
-def set_path(
-    base: Any, keys: tuple | list, value: Any, sites: tuple | list = (), site: int = -1
-) -> Any:
-    """``let <root>.k1.k2… = value`` in place on ``base`` (the root's current value).
-
-    Missing intermediate records are created; walking through a non-record, a non-string
-    dynamic key or an index segment (:data:`INDEX_SEGMENT`) is an error. ``sites[i]`` is the
-    site of segment ``i`` (falls back to ``site``). Returns ``value``.
-
-    >>> d = {}
-    >>> set_path(d, ("a", "b"), 1)
-    1
-    >>> d
-    {'a': {'b': 1}}
-    """
-    cur = base
-    last = len(keys) - 1
-    for i, key in enumerate(keys):
-        seg_site = sites[i] if i < len(sites) else site
-        if key is INDEX_SEGMENT:
-            raise assign_into_array(seg_site)
-        if type(key) is not str:
-            raise need_type(key, "string", seg_site)
-        if type(cur) is not dict:
-            raise need_type(cur, "record", seg_site)
-        if i == last:
-            cur[key] = value
-        else:
-            nxt = cur.get(key)
-            if nxt is None and key not in cur:
-                nxt = cur[key] = {}
-            cur = nxt
-    return value

@@ -92,7 +92,7 @@ def assign(root: Any, keys: tuple[Any, ...], value: Any, site: int) -> Any:
     """Return ``root`` with ``value`` stored at the record path ``keys`` (copy-on-write).
 
     Missing intermediate records are created; an existing non-record (``null`` included) on
-    the way is an error, as in :func:`runtime_support.paths.set_path`. An index or range
+    the way is an error (as in Tremor's nested ``let``). An index or range
     segment (``INDEX_SEGMENT``) or a non-string key is an error.
 
     >>> r = {"a": {"b": 1}}

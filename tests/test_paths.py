@@ -10,8 +10,8 @@ from runtime_support.paths import (
     get_range,
     missing_local,
     present,
-    set_path,
 )
+from runtime_support.script_rt import assign
 
 
 def _msg(fn, *args, **kwargs):
@@ -126,27 +126,26 @@ def test_present():
     )
 
 
-def test_set_path_creates_records_and_overwrites():
+def test_assign_creates_records_and_overwrites_without_mutating():
     d = {"a": {"keep": 1}}
-    assert set_path(d, ("a", "b", "c"), 5) == 5
-    assert d == {"a": {"keep": 1, "b": {"c": 5}}}
-    set_path(d, ("a",), [1])
-    assert d == {"a": [1]}
+    assert assign(d, ("a", "b", "c"), 5, 0) == {"a": {"keep": 1, "b": {"c": 5}}}
+    assert d == {"a": {"keep": 1}}
+    assert assign(d, ("a",), [1], 0) == {"a": [1]}
 
 
-def test_set_path_errors():
-    err = _msg(set_path, {"a": 5}, ("a", "b"), 1, (10, 11))
+def test_assign_errors():
+    err = _msg(assign, {"a": 5}, ("a", "b"), 1, 11)
     assert err.message == "Conflicting types, got integer but expected record"
     assert err.site == 11
-    assert _msg(set_path, {"a": None}, ("a", "b"), 1).message == (
+    assert _msg(assign, {"a": None}, ("a", "b"), 1, 0).message == (
         "Conflicting types, got null but expected record"
     )
-    assert _msg(set_path, {"a": {}}, ("a", INDEX_SEGMENT), 1).message == (
+    assert _msg(assign, {"a": {}}, ("a", INDEX_SEGMENT), 1, 0).message == (
         "It is not supported to assign value into an array"
     )
-    assert _msg(set_path, {}, (3,), 1).message == (
+    assert _msg(assign, {}, (3,), 1, 0).message == (
         "Conflicting types, got integer but expected string"
     )
-    assert _msg(set_path, 7, ("x",), 1).message == (
+    assert _msg(assign, 7, ("x",), 1, 0).message == (
         "Conflicting types, got integer but expected record"
     )
