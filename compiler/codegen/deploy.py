@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..ir import flow as F
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
-from .job import BLACK_MODE, _comment_safe, _environment, import_lines
+from .job import render_template
 from .query import compile_pipeline
 
 FLOW_IMPORTS = (
@@ -97,8 +97,6 @@ def _add_flow(job: _Job, flow: F.Flow) -> None:
 
 
 def _render(job: _Job, source: Source, job_name: str) -> str:
-    import black
-
     graph = graph_expr(
         inputs=tuple(s for _, _, s in job.inputs),
         output_ports=tuple(n for n, _, _ in job.outputs),
@@ -109,21 +107,17 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
         f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r})"
     )
-    text = (
-        _environment()
-        .get_template("flow_job.py.j2")
-        .render(
-            source_name=_comment_safe(source.name),
-            job_name=_comment_safe(job_name),
-            import_lines=import_lines((*sorted(job.imports), *GRAPH_IMPORTS, *FLOW_IMPORTS)),
-            sources=tuple(dict.fromkeys(job.sources)),
-            blocks=tuple(job.blocks),
-            graph=graph,
-            flow=flow,
-            description=repr(f"Tremor flow {source.name} on Spark"),
-        )
+    return render_template(
+        "flow_job.py.j2",
+        source_name=source.name,
+        job_name=job_name,
+        imports=(*sorted(job.imports), *GRAPH_IMPORTS, *FLOW_IMPORTS),
+        sources=tuple(dict.fromkeys(job.sources)),
+        blocks=tuple(job.blocks),
+        graph=graph,
+        flow=flow,
+        description=repr(f"Tremor flow {source.name} on Spark"),
     )
-    return black.format_str(text, mode=BLACK_MODE)
 
 
 def build_deploy_job(deployment: F.Deployment, source: Source, job_name: str) -> str:

@@ -62,17 +62,31 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         "runtime_support.job:run_job_cli",
         "runtime_support.spark_exec:run_graph",
     )
+    return render_template(
+        "job.py.j2",
+        source_name=parts.source_name,
+        job_name=job_name,
+        imports=imports,
+        sources=parts.sources,
+        blocks=parts.blocks,
+        graph=parts.graph,
+        description=repr(f"Tremor program {parts.source_name} on Spark"),
+    )
+
+
+def render_template(
+    template: str, *, source_name: str, job_name: str, imports: tuple[str, ...], **context: object
+) -> str:
+    """Render one job template (header names made comment-safe, import lines built from
+    ``"module:name"`` items) and format it with black."""
     text = (
         _environment()
-        .get_template("job.py.j2")
+        .get_template(template)
         .render(
-            source_name=_comment_safe(parts.source_name),
+            source_name=_comment_safe(source_name),
             job_name=_comment_safe(job_name),
             import_lines=import_lines(imports),
-            sources=parts.sources,
-            blocks=parts.blocks,
-            graph=parts.graph,
-            description=repr(f"Tremor program {parts.source_name} on Spark"),
+            **context,
         )
     )
     return black.format_str(text, mode=BLACK_MODE)
