@@ -9,7 +9,7 @@ native lowering off), ``native:<workload>`` (with it on) and ``cand:<name>`` (ha
 native candidates measured before choosing a design; some are knowingly inexact and say so).
 Workloads are ``benchmarks/workloads/<name>.trickle`` (Tremor's benchmark pipelines, adapted to
 today's grammar). Each figure is the warm median of ``--runs`` runs after one warm-up run, on the
-sample data (``/work/shared/workloads/data/data.json.xz``) repeated to ``--events`` lines.
+sample data (``../shared/workloads/data/data.json.xz``) repeated to ``--events`` lines.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-DATA = Path("/work/shared/workloads/data/data.json.xz")
+DATA = Path(__file__).resolve().parents[2] / "shared" / "workloads" / "data" / "data.json.xz"
 WORKLOADS = ROOT / "benchmarks" / "workloads"
 
 

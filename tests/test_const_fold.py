@@ -8,8 +8,9 @@ from compiler.ast import script as ast
 from compiler.diagnostics import CompileError
 from compiler.passes.const_fold import fold_constants
 from compiler.source import NO_SPAN, Source, Span
+from tests.paths import CONFORMANCE
 
-CORPUS = Path("/work/shared/conformance/script_errors")
+CORPUS = CONFORMANCE / "script_errors"
 
 
 class Text:
@@ -203,8 +204,6 @@ def test_std_constant_overflow_when_registry_available():
 
 
 # -- corpus checks through the real parser and resolver -------------------------------------
-
-CONFORMANCE = Path("/work/shared/conformance")
 
 
 def _front_end(path: Path):

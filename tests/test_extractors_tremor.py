@@ -4,12 +4,12 @@ transcribed, plus the grok default pattern set against representative log lines.
 from __future__ import annotations
 
 import lzma
-from pathlib import Path
 
 import pytest
 
 from runtime_support.extractors import NO_MATCH, compile_extractor
 from runtime_support.extractors.grok import Grok, load_patterns
+from tests.paths import WORKLOADS
 
 SYSLOG = (
     r"^<%%{POSINT:syslog_pri}>(?:(?<syslog_version>\d{1,3}) )?(?:%{SYSLOGTIMESTAMP:"
@@ -187,7 +187,7 @@ def test_every_pattern_compiles(name: str) -> None:
     Grok(f"%{{{name}:x}}")
 
 
-APACHE = Path("/work/shared/workloads/data/apache_access_logs.xz")
+APACHE = WORKLOADS / "data" / "apache_access_logs.xz"
 
 
 @pytest.mark.skipif(not APACHE.exists(), reason="workload data not present")

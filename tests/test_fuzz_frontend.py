@@ -3,16 +3,15 @@ CompileError; no other exception may escape ``parse_script``."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler.diagnostics import CompileError
 from compiler.parse.script import parse_script
 from compiler.source import Source
+from tests.paths import CONFORMANCE
 
-CONF = Path("/work/shared/conformance")
+CONF = CONFORMANCE
 CORPUS = sorted((CONF / "scripts").glob("*/script.tremor"))[:60]
 TEXTS = [p.read_text(errors="surrogateescape") for p in CORPUS]
 ALPHABET = st.sampled_from(

@@ -13,8 +13,9 @@ from compiler.diagnostics import CompileError
 from compiler.modules import load_modules
 from compiler.parse.script import parse_script
 from compiler.source import Source
+from tests.paths import CONFORMANCE
 
-CONF = Path("/work/shared/conformance")
+CONF = CONFORMANCE
 GOOD = sorted(
     [
         p

@@ -16,8 +16,9 @@ import pytest
 
 from runtime_support.context import EventContext
 from runtime_support.errors import TremorError
+from tests.paths import CONFORMANCE
 
-CORPUS = Path("/work/shared/conformance")
+CORPUS = CONFORMANCE
 PASSING = Path(__file__).parent / "data" / "pyscript_passing.txt"
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from compiler.ast import script as ast
@@ -12,8 +10,9 @@ from compiler.modules import load_modules
 from compiler.parse.script import parse_script
 from compiler.passes.resolve import resolve
 from compiler.source import Source
+from tests.paths import CONFORMANCE
 
-ERRORS = Path("/work/shared/conformance/script_errors")
+ERRORS = CONFORMANCE / "script_errors"
 
 
 def resolved(text: str) -> ast.Script:
