@@ -89,7 +89,7 @@ def test_cmd(
     paths: tuple[Path, ...], report: Path | None, pattern: str | None, quiet: bool
 ) -> None:
     """Run conformance-style case folders (or std-lib suites) through generated PySpark jobs."""
-    from .testing.runner import run_paths
+    from .testing.batch import run_paths
 
     results = run_paths(paths, pattern=pattern, echo=click.echo, quiet=quiet, report=report)
     failed = sum(1 for r in results if not r.passed)

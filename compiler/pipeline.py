@@ -12,8 +12,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from .ast import script as S
 from .diagnostics import CompileError, Warning_
-from .ir import Checked
+from .ir import Checked, Deployment, PipelineGraph, ScriptGraph
+from .modules import load_modules
+from .passes.const_fold import fold_constants
+from .passes.deploy_instantiate import instantiate_deploy
+from .passes.elaboration import Elaboration
+from .passes.literal_checks import check_literals
+from .passes.query_checks import check_query
+from .passes.query_instantiate import instantiate_query
+from .passes.resolve import resolve
+from .passes.script_ports import script_graph
+from .passes.warnings import collect_warnings
 from .source import Source
 
 T = TypeVar("T")
@@ -83,18 +94,50 @@ def parse(source: Source, kind: str) -> object:
     return parse_deploy(source)
 
 
-def script_passes(script: object, source: Source) -> object:
-    """tremor-script: load ``use``d modules, resolve names, fold constants (in this order: folding
-    needs resolved constants and functions)."""
-    from .modules import load_modules
-    from .passes.const_fold import fold_constants
-    from .passes.literal_checks import check_literals
-    from .passes.resolve import resolve
+def _check_literals(script: S.Script, source: Source, _: Elaboration) -> S.Script:
+    return check_literals(script, source)  # type: ignore[return-value]
 
-    check_literals(script, source)  # type: ignore[arg-type]
-    modules = load_modules(script, source)
-    resolved = resolve(script, source, modules)
-    return fold_constants(resolved, source)
+
+def _resolve(script: S.Script, source: Source, _: Elaboration) -> S.Script:
+    return resolve(script, source, load_modules(script, source))
+
+
+def _fold(script: S.Script, source: Source, _: Elaboration) -> S.Script:
+    return fold_constants(script, source)
+
+
+def _warn(script: S.Script, source: Source, elab: Elaboration) -> S.Script:
+    elab.warnings.extend(collect_warnings(script, source))
+    return script
+
+
+#: The tremor-script front end, in order: warnings (read-only, on the script as written, collected
+#: once per script into the program's elaboration); literal checks; ``use`` loading and name
+#: resolution; constant folding (needs resolved constants and functions).
+PASSES: tuple[tuple[str, Callable[[S.Script, Source, Elaboration], S.Script]], ...] = (
+    ("warnings", _warn),
+    ("literal_checks", _check_literals),
+    ("resolve", _resolve),
+    ("const_fold", _fold),
+)
+
+
+def new_elaboration() -> Elaboration:
+    """One program's elaboration context: the front end is :data:`PASSES`."""
+    elab = Elaboration(front=lambda script, source: run_passes(script, source, elab))
+    return elab
+
+
+def run_passes(script: S.Script, source: Source, elab: Elaboration) -> S.Script:
+    """``script`` through every pass of :data:`PASSES`."""
+    for _, run in PASSES:
+        script = run(script, source, elab)
+    return script
+
+
+def script_passes(script: object, source: Source) -> object:
+    """A script on its own through the front end (warnings dropped)."""
+    return run_passes(script, source, new_elaboration())  # type: ignore[arg-type]
 
 
 @guarded
@@ -113,30 +156,25 @@ def check_source(source: Source, kind: str) -> object:
 
 
 def _check(source: Source, kind: str) -> Checked:
+    """Parse, then the language's one elaboration step from AST to IR."""
     tree = parse(source, kind)
+    elab = new_elaboration()
     if kind == "script":
-        from .passes.script_ports import script_graph
-
-        script = script_passes(tree, source)
-        return Checked(kind, script, script_graph(script))  # type: ignore[arg-type]
-    if kind == "query":
-        from .passes.query_checks import check_query
-        from .passes.query_instantiate import instantiate_query
-
-        query = check_query(tree, source)  # type: ignore[arg-type]
-        return Checked(kind, query, instantiate_query(query, source))
-    from .passes.deploy_instantiate import instantiate_deploy
-
-    return Checked(kind, tree, instantiate_deploy(tree, source))  # type: ignore[arg-type]
+        script = elab.script((), tree.items, source)  # type: ignore[attr-defined]
+        ir: ScriptGraph | PipelineGraph | Deployment = script_graph(script)
+        tree = script
+    elif kind == "query":
+        query = check_query(tree, source, elab)  # type: ignore[arg-type]
+        ir = instantiate_query(query, source, elab)
+    else:
+        ir = instantiate_deploy(tree, source, elab)  # type: ignore[arg-type]
+    return Checked(kind, tree, ir, warnings=elab.sorted_warnings(source))
 
 
 @guarded
 def warnings_of(source: Source, kind: str) -> tuple[Warning_, ...]:
-    """Tremor's compile-time warnings for ``source`` (tremor-script constructs in any kind)."""
-    from .passes.warnings import collect_warnings
-
-    tree = parse(source, kind)
-    return collect_warnings(tree, source)  # type: ignore[arg-type]
+    """Tremor's compile-time warnings for ``source``, computed while checking it."""
+    return check_program(source, kind).warnings
 
 
 @guarded
@@ -150,7 +188,7 @@ def compile_source(source: Source, kind: str, job_name: str = "job.py") -> Compi
         kind=kind,
         tree=checked.tree,
         job=build_job(checked, source, job_name),
-        warnings=warnings_of(source, kind),
+        warnings=checked.warnings,
     )
 
 

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..diagnostics import Warning_
 from .flow import Deployment
 from .graph import PipelineGraph, ScriptGraph
 
 
 @dataclass(frozen=True)
 class Checked:
-    """The result of the front end: the checked tree and its instantiation."""
+    """The result of the front end: the checked tree, its instantiation and Tremor's warnings
+    (computed once, while checking; in source order)."""
 
     kind: str
     tree: object
     ir: ScriptGraph | PipelineGraph | Deployment
+    warnings: tuple[Warning_, ...] = ()
 
 
 __all__ = ["Checked", "Deployment", "PipelineGraph", "ScriptGraph"]

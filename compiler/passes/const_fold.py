@@ -12,6 +12,14 @@ unless both sides are bools (Tremor folds those only for two bool literals).
 Each node is asked for its constant value and either returns it or raises
 :class:`NotConstant` (Jinja's optimizer pattern).
 
+This is tremorc's one constant evaluator. :func:`fold_constants` folds inside scripts and calls
+only Tremor's ``const`` functions (so a run-time error of any other function stays a run-time
+error); :func:`constant_value` gives the value Tremor needs as a constant (troy and trickle
+``args``/``with`` values, connector, operator and window configs, ``state``) and also runs the
+other *pure* std functions. An *impure* call (clock, host, randomness; see
+``runtime_support.stdlib._table.IMPURE``) never runs at build time: it raises
+:class:`NeedsJobStart`, so two builds of one source give the same bytes.
+
 >>> from compiler.source import Source
 >>> lit = lambda v: ast.Literal(value=v)
 >>> expr = ast.Binary(op="+", left=lit(1), right=ast.Binary(op="*", left=lit(2), right=lit(3)))
@@ -36,13 +44,40 @@ from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
 
-__all__ = ["NotConstant", "fold_constants", "value_to_ast"]
+__all__ = [
+    "NeedsJobStart",
+    "NotConstant",
+    "constant_value",
+    "fold_constants",
+    "job_start_error",
+    "value_to_ast",
+]
 
 ConstKey = tuple[tuple[str, ...], str]
 
 
 class NotConstant(Exception):
     """The expression's value is not known at compile time."""
+
+
+class NeedsJobStart(NotConstant):
+    """The value calls an impure function, which Tremor runs when the flow is deployed."""
+
+    def __init__(self, call: ast.Call) -> None:
+        super().__init__("::".join((*call.module, call.name)))
+        self.call = call
+
+
+def job_start_error(err: NeedsJobStart, span: Span, source: Source) -> CompileError:
+    """The error for an impure call where Tremor needs a constant (the same in troy and
+    trickle): Tremor evaluates it when the flow is deployed, tremorc does not yet."""
+    return CompileError(
+        f"`{err.args[0]}` is not a build-time constant: Tremor evaluates it when the pipeline "
+        "is deployed, and tremorc does not yet evaluate impure functions when the job starts",
+        err.call.span,
+        outer=span,
+        source=source,
+    )
 
 
 class _NoLiteral(Exception):
@@ -85,10 +120,11 @@ def value_to_ast(value: Any, span: Span) -> ast.Expr:
 class _Folder:
     """Walks one script in source order, remembering the values of folded constants."""
 
-    def __init__(self, source: Source) -> None:
+    def __init__(self, source: Source, *, pure_calls: bool = False) -> None:
         self.source = source
         self.consts: dict[ConstKey, Any] = {}
         self.registry = _registry()
+        self.pure_calls = pure_calls  # run every pure function, not only ``const`` ones
 
     # -- traversal ---------------------------------------------------------------------------
 
@@ -188,7 +224,11 @@ class _Folder:
     def value_Call(self, node: ast.Call) -> Any:
         reg = self.registry
         fn = reg.lookup("::".join((*node.module, node.name))) if reg is not None else None
-        if fn is None or not fn.const or fn.needs_ctx or fn.aggregate:
+        if fn is None or fn.aggregate:
+            raise NotConstant
+        if self.pure_calls and not fn.pure:
+            raise NeedsJobStart(node)
+        if not fn.pure or fn.needs_ctx or not (fn.const or self.pure_calls):
             raise NotConstant
         args = tuple(self.value(a) for a in node.args)
         return self._run(lambda: reg.call(fn, args), node.span)
@@ -247,3 +287,15 @@ def fold_constants(script: ast.Script, source: Source) -> ast.Script:
         CompileError: folding hit a Tremor error (overflow, bad operand types, bad index …).
     """
     return _Folder(source).rebuild(script, fold_self=False)  # type: ignore[return-value]
+
+
+def constant_value(expr: ast.Expr, source: Source) -> Any:
+    """The build-time value of ``expr``, a closed expression that went through the script front
+    end (resolved and folded), where Tremor needs a constant.
+
+    Raises:
+        NeedsJobStart: ``expr`` calls an impure function (it has a value only when the job runs).
+        NotConstant: ``expr`` reads the event, state, locals or a user function.
+        CompileError: evaluating hit a Tremor error.
+    """
+    return _Folder(source, pure_calls=True).value(expr)

@@ -24,13 +24,16 @@ from ..ast import script as S
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .deploy_eval import ConstEval
+from .deploy_pipelines import check_pipeline_definition
 from .deploy_scope import Scope, load_scope
+from .elaboration import Elaboration
 
 __all__ = [
     "ConnectorInstance",
     "FlowInstance",
     "PipelineInstance",
     "check_deploy",
+    "check_flow_definitions",
     "instantiate",
 ]
 
@@ -166,6 +169,22 @@ def _create_instance(
     return PipelineInstance(create.name.name, defn, args, scope.uses_for(defn), create)
 
 
+def check_flow_definitions(scope: Scope) -> None:
+    """Definition-time checks of the flow body ``scope`` entered, in statement order."""
+    assert scope.flow is not None and scope.elab is not None
+    for stmt in scope.flow.stmts:
+        if isinstance(stmt, D.DefineConnector):
+            check_connector_definition(stmt, scope.source)
+        elif isinstance(stmt, Q.DefinePipeline):
+            check_pipeline_definition(stmt, scope.source, scope.elab)
+        elif isinstance(stmt, D.Create):
+            defn = scope.lookup(stmt)
+            if defn is None:
+                name = stmt.target.qualified
+                raise _not_defined(name, stmt.span, stmt.name.span, [], scope.source)
+            _check_with_keys(stmt, defn.args, scope.source)
+
+
 def _deploy_instance(deploy: D.DeployFlow, top: Scope) -> FlowInstance:
     """Instantiate one ``deploy flow`` (flow args first, then its creates in order)."""
     source = top.evaluator.source
@@ -199,17 +218,17 @@ def _deploys(deploy: D.Deploy, top: Scope) -> tuple[D.DeployFlow, ...]:
     return (D.DeployFlow(name=name, target=target, span=main.span),)
 
 
-def instantiate(deploy: D.Deploy, source: Source) -> tuple[FlowInstance, ...]:
+def instantiate(deploy: D.Deploy, source: Source, elab: Elaboration) -> tuple[FlowInstance, ...]:
     """Check ``deploy`` (see the module docstring) and return its deployed flow instances."""
-    top = load_scope(deploy, source)
+    top = load_scope(deploy, source, elab)
     for stmt in deploy.stmts:
         if isinstance(stmt, D.DefineFlow):
-            top.enter(stmt).check_definitions()
+            check_flow_definitions(top.enter(stmt))
     return tuple(_deploy_instance(d, top) for d in _deploys(deploy, top))
 
 
-def check_deploy(deploy: D.Deploy, source: Source) -> D.Deploy:
+def check_deploy(deploy: D.Deploy, source: Source, elab: Elaboration) -> D.Deploy:
     """Run every troy check; the tree is returned unchanged (pipelines and connections are
     instantiated by :mod:`compiler.passes.deploy_instantiate`)."""
-    instantiate(deploy, source)
+    instantiate(deploy, source, elab)
     return deploy

@@ -17,6 +17,7 @@ from ..ir import flow as F
 from ..ir import graph as G
 from ..source import Source
 from .deploy_checks import FlowInstance, PipelineInstance, instantiate
+from .elaboration import Elaboration
 from .query_instantiate import DEFAULT_FROM, DEFAULT_INTO, instantiate_pipeline
 
 
@@ -24,11 +25,14 @@ def _ports(ports: tuple[str, ...], default: tuple[str, ...]) -> tuple[str, ...]:
     return ports or default
 
 
-def _pipeline(inst: PipelineInstance, flow: str, source: Source) -> F.DeployedPipeline:
+def _pipeline(
+    inst: PipelineInstance, flow: str, source: Source, elab: Elaboration
+) -> F.DeployedPipeline:
     defn = inst.definition
     graph = instantiate_pipeline(
         (*inst.uses, *defn.stmts),
         source,
+        elab,
         args=inst.args,
         from_ports=_ports(tuple(p.name for p in defn.from_ports), DEFAULT_FROM),
         into_ports=_ports(tuple(p.name for p in defn.into_ports), DEFAULT_INTO),
@@ -77,8 +81,8 @@ def _connection(
     return F.Connection(source=origin, target=sink, span=conn.span)
 
 
-def _flow(flow: FlowInstance, source: Source) -> F.Flow:
-    pipelines = tuple(_pipeline(p, flow.alias, source) for p in flow.pipelines)
+def _flow(flow: FlowInstance, source: Source, elab: Elaboration) -> F.Flow:
+    pipelines = tuple(_pipeline(p, flow.alias, source, elab) for p in flow.pipelines)
     pipes = {p.alias: p.graph for p in pipelines}
     connectors = tuple(
         F.Connector(alias=c.alias, kind=c.kind, params=c.params, span=c.create.span)
@@ -90,6 +94,8 @@ def _flow(flow: FlowInstance, source: Source) -> F.Flow:
     )
 
 
-def instantiate_deploy(deploy: D.Deploy, source: Source) -> F.Deployment:
-    """Check ``deploy`` and return every deployed flow, instantiated (see the module doc)."""
-    return F.Deployment(flows=tuple(_flow(f, source) for f in instantiate(deploy, source)))
+def instantiate_deploy(deploy: D.Deploy, source: Source, elab: Elaboration) -> F.Deployment:
+    """Troy's elaboration: check ``deploy`` and return every deployed flow, instantiated (see
+    the module doc); embedded scripts go through ``elab``'s front end once each."""
+    flows = instantiate(deploy, source, elab)
+    return F.Deployment(flows=tuple(_flow(f, source, elab) for f in flows))

@@ -6,15 +6,15 @@ from __future__ import annotations
 from ..ast import query as Q
 from ..ast import script as S
 from ..source import Source
+from .elaboration import Elaboration
+from .query_checks import check_body
+from .query_scope import Scope, load_query_modules, with_module_scopes
 
 
-def check_pipeline_definition(defn: Q.DefinePipeline, source: Source) -> None:
+def check_pipeline_definition(defn: Q.DefinePipeline, source: Source, elab: Elaboration) -> None:
     """Run the trickle body checks over ``defn`` as the trickle checker does for a nested
     ``define pipeline`` (its declared ports are reserved names)."""
-    from .query_checks import check_body
-    from .query_scope import Scope, load_query_modules, with_module_scopes
-
-    scope = Scope(source, tuple(s for s in defn.stmts if isinstance(s, S.Use)))
+    scope = Scope(source, tuple(s for s in defn.stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, load_query_modules(defn.stmts, source))
     ports = tuple(p.name for p in (*defn.from_ports, *defn.into_ports))
     check_body(defn.stmts, scope, ports)

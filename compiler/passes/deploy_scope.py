@@ -16,6 +16,7 @@ from ..ast import query as Q
 from ..ast import script as S
 from ..source import Source
 from .deploy_eval import ConstEval
+from .elaboration import Elaboration
 
 Definition = D.DefineConnector | Q.DefinePipeline
 BUILTIN_ARTEFACTS = (("tremor", "connectors"), ("tremor", "pipelines"))
@@ -73,6 +74,7 @@ class Scope:
     local: dict[str, Definition] = field(default_factory=dict)
     flow: D.DefineFlow | None = None
     homes: dict[int, tuple[Source, tuple[S.Use, ...]]] = field(default_factory=dict)
+    elab: Elaboration | None = None  # the program's script front end (for pipelines)
 
     @property
     def source(self) -> Source:
@@ -148,24 +150,6 @@ class Scope:
             return self.evaluator
         return ConstEval(home[0], home[1], self.evaluator.modules)
 
-    def check_definitions(self) -> None:
-        """Definition-time checks of a flow body, in statement order."""
-        from .deploy_checks import _check_with_keys, _not_defined, check_connector_definition
-        from .deploy_pipelines import check_pipeline_definition
-
-        assert self.flow is not None
-        for stmt in self.flow.stmts:
-            if isinstance(stmt, D.DefineConnector):
-                check_connector_definition(stmt, self.source)
-            elif isinstance(stmt, Q.DefinePipeline):
-                check_pipeline_definition(stmt, self.source)
-            elif isinstance(stmt, D.Create):
-                defn = self.lookup(stmt)
-                if defn is None:
-                    name = stmt.target.qualified
-                    raise _not_defined(name, stmt.span, stmt.name.span, [], self.source)
-                _check_with_keys(stmt, defn.args, self.source)
-
 
 def _file_uses(deploy: D.Deploy) -> tuple[S.Use, ...]:
     """Every ``use`` of the file (top level and inside flows), builtin artefact modules excluded."""
@@ -176,7 +160,7 @@ def _file_uses(deploy: D.Deploy) -> tuple[S.Use, ...]:
     )
 
 
-def load_scope(deploy: D.Deploy, source: Source) -> Scope:
+def load_scope(deploy: D.Deploy, source: Source, elab: Elaboration | None = None) -> Scope:
     """The top-level scope: user modules loaded, top-level ``use`` aliases and flows known."""
     from ..modules import load_modules
     from ..parse.deploy import parse_module
@@ -189,4 +173,4 @@ def load_scope(deploy: D.Deploy, source: Source) -> Scope:
     evaluator = ConstEval(source, tuple(u for u in top_uses if u in uses), modules)
     flows = [s for s in deploy.stmts if isinstance(s, D.DefineFlow)]
     aliases = {u.alias: u.path for u in top_uses}
-    return Scope(evaluator=evaluator, flows=flows, modules=modules, aliases=aliases)
+    return Scope(evaluator=evaluator, flows=flows, modules=modules, aliases=aliases, elab=elab)

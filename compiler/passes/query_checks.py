@@ -14,6 +14,7 @@ from ..ast import script as S
 from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
+from .elaboration import Elaboration
 from .query_scope import (
     NOT_CONST,
     Scope,
@@ -22,6 +23,7 @@ from .query_scope import (
     load_query_modules,
     with_module_scopes,
 )
+from .query_selects import check_select_scripts
 
 RESERVED = ("in", "out", "err")
 IN_USE = "Name `{}` is already in use for another node, please use another name."
@@ -186,8 +188,7 @@ def check_body(stmts: tuple[Q.QueryItem, ...], scope: Scope, ports: tuple[str, .
             check_locals(stmt, source)
             check_aggregates(stmt, source)
             check_window_refs(stmt, source)
-            for expr in _select_exprs(stmt):
-                embed((expr,), scope)
+            check_select_scripts(stmt, scope)
         elif isinstance(stmt, Q.DefineScript):
             check_script(stmt, scope)
         elif isinstance(stmt, Q.DefineWindow):
@@ -246,7 +247,7 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
                 what = "event" if node.target.root == "event" else "$"
                 span = Span(node.target.span.start, node.span.end)
                 raise _err(f"Can not assign to `{what}` here", span, source, outer=stmt.span)
-    inner = Scope(source, (), {}, scope.modules)
+    inner = Scope(source, (), {}, scope.modules, scope.elab)
     for named in stmt.named:
         embed(named.script.items, inner)
     if stmt.script is not None:
@@ -261,13 +262,13 @@ def _enclosing_expr(script: S.Script, target: Node) -> Node:
     return target
 
 
-def check_query(query: Q.Query, source: Source) -> Q.Query:
+def check_query(query: Q.Query, source: Source, elab: Elaboration) -> Q.Query:
     """Run every trickle statement check; return ``query`` unchanged.
 
     Instantiation errors (undefined streams, unknown or non-constant args, window settings) are
     the next pass's: :func:`compiler.passes.query_instantiate.instantiate_query`.
     """
-    scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)))
+    scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, load_query_modules(query.stmts, source))
     check_body(query.stmts, scope, ())
     return query

@@ -20,6 +20,7 @@ from ..ast import script as S
 from ..diagnostics import CompileError
 from ..ir import graph as G
 from ..source import Source
+from .elaboration import Elaboration
 from .query_scope import (
     Scope,
     arg_values,
@@ -203,6 +204,7 @@ class _Instantiator:
 def instantiate_pipeline(
     stmts: tuple[Q.QueryItem, ...],
     source: Source,
+    elab: Elaboration,
     *,
     args: Any = None,
     from_ports: tuple[str, ...] = DEFAULT_FROM,
@@ -211,7 +213,7 @@ def instantiate_pipeline(
     modules: dict[tuple[str, ...], Any] | None = None,
 ) -> G.PipelineGraph:
     """Instantiate a pipeline body with bound ``args``; node names start with ``node_prefix``."""
-    scope = Scope(source, tuple(s for s in stmts if isinstance(s, S.Use)))
+    scope = Scope(source, tuple(s for s in stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, modules if modules is not None else load_query_modules(stmts, source))
     inst = _Instantiator(scope, node_prefix, {} if args is None else args, from_ports, into_ports)
     inst.build(stmts)
@@ -232,11 +234,12 @@ def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[st
     return default
 
 
-def instantiate_query(query: Q.Query, source: Source) -> G.PipelineGraph:
+def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.PipelineGraph:
     """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``."""
     return instantiate_pipeline(
         query.stmts,
         source,
+        elab,
         from_ports=config_ports(query, "from", DEFAULT_FROM),
         into_ports=config_ports(query, "into", DEFAULT_INTO),
     )

@@ -1,9 +1,11 @@
 """Shared helpers of the trickle passes (checks and instantiation): definition scopes, embedded
 scripts and compile-time argument values.
 
-Invariant: every script or expression embedded in a query goes through
-:func:`compiler.pipeline.script_passes` with the ``use`` items visible at that point prepended,
-so module loading, resolution and constant folding are those of tremor-script.
+Invariant: every script or expression embedded in a query goes through the script front end
+(the driver's ``PASSES``, reached through the scope's :class:`~.elaboration.Elaboration`) with
+the ``use`` items visible at that point prepended, so module loading, resolution and constant
+folding are those of tremor-script, and each embedded script goes through it once per program.
+Compile-time values come from the one evaluator, :func:`.const_fold.constant_value`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from ..ast import script as S
 from ..ast.common import transform
 from ..diagnostics import CompileError
 from ..source import Source, Span
+from .const_fold import NeedsJobStart, NotConstant, constant_value, job_start_error, value_to_ast
+from .elaboration import Elaboration
 
 NOT_CONST = "The expression isn't constant and can't be evaluated at compile time"
 
@@ -36,10 +40,6 @@ def from_line_start(source: Source, span: Span) -> Span:
     return Span(source.text.rfind("\n", 0, span.start) + 1, span.end)
 
 
-class NotConstant(Exception):
-    """The expression has no compile-time value."""
-
-
 @dataclass
 class Scope:
     """The definitions and ``use`` items visible in one query or pipeline body."""
@@ -48,10 +48,11 @@ class Scope:
     uses: tuple[S.Use, ...] = ()
     defs: dict[str, Q.Stmt] = field(default_factory=dict)
     modules: dict[str, Scope] = field(default_factory=dict)  # alias -> module scope
+    elab: Elaboration | None = None  # the program's front end (every body scope has one)
 
     def child(self) -> Scope:
         """A nested pipeline body: sees the same modules, starts with no definitions."""
-        return Scope(self.source, self.uses, {}, dict(self.modules))
+        return Scope(self.source, self.uses, {}, dict(self.modules), self.elab)
 
     def lookup(self, target: Q.Target) -> tuple[Q.Stmt, Scope] | None:
         """The definition ``target`` names and the scope it was defined in."""
@@ -64,37 +65,15 @@ class Scope:
 
 
 def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = None) -> S.Script:
-    """``items`` as a checked script (module loading, resolution, folding)."""
-    from ..pipeline import script_passes
-
+    """``items`` as a checked script (module loading, resolution, folding), once per program."""
+    assert scope.elab is not None, "a scope without an Elaboration cannot embed scripts"
     uses = tuple(u for u in scope.uses if u.alias not in scope.modules)
-    script = S.Script(items=(AGGR_USE, *uses, *items))
-    result = script_passes(script, source or scope.source)
-    assert isinstance(result, S.Script)
-    return result
-
-
-def literal(expr: S.Node) -> Any:
-    """The Python value of a folded literal tree, or :class:`NotConstant`."""
-    if isinstance(expr, S.Literal):
-        return expr.value
-    if isinstance(expr, S.ArrayLit):
-        return [literal(item) for item in expr.items]
-    if isinstance(expr, S.RecordLit):
-        out = {}
-        for f in expr.fields:
-            key = literal(f.key)
-            if type(key) is not str:
-                raise NotConstant
-            out[key] = literal(f.value)
-        return out
-    raise NotConstant
+    return scope.elab.script((AGGR_USE, *uses), items, source or scope.source)
 
 
 def substitute_args(expr: S.Expr, args: Any) -> S.Expr:
     """Replace ``args…`` paths by the literal value of ``args`` (Tremor's creation-time
     substitution)."""
-    from .const_fold import value_to_ast
 
     def fn(node: S.Node) -> S.Node:
         if isinstance(node, S.Path) and node.root == "args":
@@ -119,44 +98,11 @@ def const_value(
     """The compile-time value of ``expr`` with ``args`` substituted, or Tremor's error."""
     script = embed((substitute_args(expr, args),), scope)
     try:
-        return literal(script.items[-1])
-    except NotConstant:
-        pass
-    try:
-        return run_constant(script, scope.source)
+        return constant_value(script.items[-1], scope.source)  # type: ignore[arg-type]
+    except NeedsJobStart as err:
+        raise job_start_error(err, span, scope.source) from None
     except NotConstant:
         raise CompileError(message, span, outer=outer, source=scope.source) from None
-
-
-_RUNTIME_ROOTS = ("event", "meta", "state", "group", "window", "args", "local")
-
-
-def run_constant(script: S.Script, source: Source) -> Any:
-    """Evaluate a closed expression (no event/state/args, only const functions) by running its
-    generated code once; :class:`NotConstant` otherwise."""
-    from runtime_support.context import EventContext
-    from runtime_support.stdlib import registry
-
-    for node in script.items[-1].walk():
-        if isinstance(node, S.Path) and node.root in _RUNTIME_ROOTS:
-            raise NotConstant
-        if isinstance(node, S.Call):
-            fn = registry.lookup("::".join((*node.module, node.name)))
-            if fn is None or (not fn.const and fn.native):
-                raise NotConstant
-    # Known layering debt (allowed in tests/test_instantiate.py): a constant the folder leaves
-    # (a std call on literals) is evaluated by running its generated code.
-    from ..codegen.pyscript import generate_script
-
-    generated = generate_script(script, source, prefix="constant")
-    lines = [f"from {m} import {n}" for m, n in (i.split(":") for i in generated.imports)]
-    namespace: dict[str, Any] = {}
-    exec("\n".join([*lines, generated.code]), namespace)  # noqa: S102 - our own generated code
-    try:
-        _, value, _, _ = namespace[generated.entry](None, {}, None, EventContext())
-    except Exception:  # noqa: BLE001 - any failure means "not a constant"
-        raise NotConstant from None
-    return value
 
 
 def arg_values(
@@ -215,7 +161,7 @@ def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Sco
         module = modules.get(use.path)
         tree = getattr(module, "tree", None)
         if isinstance(tree, Q.Query):
-            sub = Scope(module.source, replace_uses(tree.stmts))
+            sub = Scope(module.source, replace_uses(tree.stmts), elab=scope.elab)
             for stmt in tree.stmts:
                 name = getattr(stmt, "name", None)
                 if isinstance(

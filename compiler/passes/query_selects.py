@@ -154,20 +154,41 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
     )
 
 
+def _windowed(select: Q.Select) -> tuple[S.Expr, tuple[S.Call, ...], S.Expr | None]:
+    """The rewritten target, its aggregate calls and their argument arrays (None: none)."""
+    target, aggrs = rewrite_target(select.target, select)
+    arrays = S.ArrayLit(items=tuple(S.ArrayLit(items=a.args) for a in aggrs)) if aggrs else None
+    return target, tuple(aggrs), arrays
+
+
+def select_clauses(
+    select: Q.Select, scope: Scope
+) -> tuple[G.Embedded, G.Embedded | None, tuple[S.Call, ...]]:
+    """The checked target and aggregate-argument scripts of ``select`` (a windowed target is
+    rewritten first, once per program, so checking and instantiation share one front-end run)."""
+    assert scope.elab is not None
+    target, aggrs, arrays = select.target, (), None
+    if select.windows:
+        target, aggrs, arrays = scope.elab.once("windowed", select, lambda: _windowed(select))
+    aggr_args = embedded(arrays, scope) if arrays is not None else None
+    return embedded(target, scope), aggr_args, aggrs
+
+
+def check_select_scripts(select: Q.Select, scope: Scope) -> None:
+    """Every clause of ``select`` through the script front end (the checks' share of it)."""
+    select_clauses(select, scope)
+    for clause in (select.where, select.having):
+        if clause is not None:
+            embedded(clause, scope)
+    if select.group_by is not None:
+        group_ir(select.group_by, scope)
+
+
 def select_ir(select: Q.Select, name: str, scope: Scope, args: Any) -> G.SelectNode:
     """The select node ``name`` (errors in the order the clauses are evaluated)."""
-    target = select.target
-    windows: tuple[G.Window, ...] = ()
-    aggregates: tuple[str, ...] = ()
-    aggr_args = None
-    if select.windows:
-        target, aggrs = rewrite_target(target, select)
-        windows = tuple(window_ir(w, scope, args) for w in select.windows)
-        aggregates = tuple("::".join((*a.module, a.name)) for a in aggrs)
-        if aggrs:
-            arrays = S.ArrayLit(items=tuple(S.ArrayLit(items=a.args) for a in aggrs))
-            aggr_args = embedded(arrays, scope)
-    target_code = embedded(target, scope)
+    windows = tuple(window_ir(w, scope, args) for w in select.windows)
+    target_code, aggr_args, aggrs = select_clauses(select, scope)
+    aggregates = tuple("::".join((*a.module, a.name)) for a in aggrs)
     where = embedded(select.where, scope) if select.where is not None else None
     having = embedded(select.having, scope) if select.having is not None else None
     group = group_ir(select.group_by, scope) if select.group_by is not None else None

@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from runtime_support.jsonio import canonical_json, decode_json
 from ..diagnostics import CompileError
 from ..pipeline import check_source, compile_source, kind_of, read_source, warnings_of
 from ..source import Source
-from .cases import Case, discover, input_lines
+from .cases import Case, input_lines
 from .loader import load_job
 
 
@@ -252,31 +252,3 @@ def run_case(case: Case) -> CaseResult:
     result.passed = reason == ""
     result.reason = reason
     return result
-
-
-def run_paths(
-    paths: tuple[Path, ...],
-    *,
-    pattern: str | None = None,
-    echo: Callable[[str], None] = print,
-    quiet: bool = False,
-    report: Path | None = None,
-) -> list[CaseResult]:
-    """Run every case under ``paths`` (folders or std-lib suite files), one line per case."""
-    from .suites import run_suite_file
-
-    results: list[CaseResult] = []
-    for path in paths:
-        if path.is_file():
-            batch = run_suite_file(path, pattern=pattern)
-        else:
-            cases = [c for c in discover(path) if not pattern or pattern in c.name]
-            batch = [run_case(case) for case in cases]
-        for result in batch:
-            if not quiet or not result.passed:
-                status = "ok  " if result.passed else "FAIL"
-                echo(f"{status} {result.category}/{result.name} ({result.seconds:.2f}s)")
-        results.extend(batch)
-    if report is not None:
-        report.write_text(json.dumps([asdict(r) for r in results], indent=1), encoding="utf-8")
-    return results

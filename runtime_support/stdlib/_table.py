@@ -8,6 +8,7 @@ signal failures with :class:`BadType` or :class:`FnError`; :func:`registry.call`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,8 @@ __all__ = [
     "FUNCTIONS",
     "FnError",
     "Function",
+    "IMPURE",
+    "IMPURE_MODULES",
     "aggregate",
     "constant",
     "native",
@@ -52,6 +55,10 @@ class Function:
         fallback: why there is no lowering (shown in docs/stdlib.md); empty when lowered.
         returns: the Tremor type name(s) of the result where known (``"integer"``,
             ``"bool|null"``…), else ``None``.
+        pure: the result depends on the arguments alone (set from :data:`IMPURE` and
+            :data:`IMPURE_MODULES` at registration). Only pure functions run at build time; an
+            impure one (clock, host, randomness, the event) never does, and every ``const``
+            function is pure.
     """
 
     name: str
@@ -65,6 +72,7 @@ class Function:
     lowering: Any = None
     fallback: str = ""
     returns: str | None = None
+    pure: bool = True
 
     @property
     def short_name(self) -> str:
@@ -87,11 +95,27 @@ class FnError(Exception):
 FUNCTIONS: dict[str, Function] = {}
 CONSTANTS: dict[str, Any] = {}
 
+#: Functions whose result depends on more than their arguments: the clock, the host, the
+#: running instance or the event being processed. Never evaluated at build time.
+IMPURE = frozenset(
+    {
+        "tremor::system::hostname",
+        "tremor::system::nanotime",
+        "tremor::system::ingest_ns",
+        "tremor::system::instance",
+        "std::win::cardinality",
+    }
+)
+#: Modules all of whose functions are impure (randomness; the event's origin).
+IMPURE_MODULES = ("std::random", "tremor::origin")
+
 
 def _register(fn: Function) -> None:
     if fn.name in FUNCTIONS:
         raise ValueError(f"duplicate std function {fn.name}")
-    FUNCTIONS[fn.name] = fn
+    module = fn.name.rsplit("::", 1)[0]
+    pure = fn.name not in IMPURE and module not in IMPURE_MODULES
+    FUNCTIONS[fn.name] = dataclasses.replace(fn, pure=pure)
 
 
 def native(
