@@ -9,7 +9,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.parse.deploy import parse_deploy
 from compiler.passes.deploy_checks import check_deploy, instantiate
-from compiler.pipeline import check_source, read_source
+from compiler.pipeline import check_source, new_elaboration, read_source
 from compiler.source import Source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ def test_flow_errors_render_exactly(case: Path) -> None:
 
 def _instances(text: str):
     source = Source("t.troy", text)
-    return instantiate(parse_deploy(source), source)
+    return instantiate(parse_deploy(source), source, new_elaboration())
 
 
 def _flow(case: str, deploy: str) -> str:
@@ -114,4 +114,4 @@ def test_conformance_flows_check(case: Path) -> None:
     tree = parse_deploy(source)
     if (case / "config.json").exists():
         return  # needs its args (the runner appends them)
-    assert check_deploy(tree, source) is tree
+    assert check_deploy(tree, source, new_elaboration()) is tree

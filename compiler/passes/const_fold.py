@@ -12,13 +12,14 @@ unless both sides are bools (Tremor folds those only for two bool literals).
 Each node is asked for its constant value and either returns it or raises
 :class:`NotConstant` (Jinja's optimizer pattern).
 
-This is tremorc's one constant evaluator. :func:`fold_constants` folds inside scripts and calls
-only Tremor's ``const`` functions (so a run-time error of any other function stays a run-time
-error); :func:`constant_value` gives the value Tremor needs as a constant (troy and trickle
-``args``/``with`` values, connector, operator and window configs, ``state``) and also runs the
-other *pure* std functions. An *impure* call (clock, host, randomness; see
-``runtime_support.stdlib._table.IMPURE``) never runs at build time: it raises
-:class:`NeedsJobStart`, so two builds of one source give the same bytes.
+This is tremorc's one constant evaluator, with Tremor's one rule (its ``ConstFolder``):
+:func:`fold_constants` folds inside scripts, :func:`constant_value` gives the value Tremor needs
+as a constant (troy and trickle ``args``/``with`` values, connector, operator and window
+configs, ``state``). Both call only Tremor's ``const`` std functions, plus, for constants, the
+std functions Tremor writes in tremor-script (folded upstream when their body is constant).
+An impure function (clock, host, randomness, the event; ``runtime_support.stdlib._table.IMPURE``)
+never runs at build time: where a constant is needed it is Tremor's "not constant" error, in
+troy as in trickle, so two builds of one source give the same bytes.
 
 >>> from compiler.source import Source
 >>> lit = lambda v: ast.Literal(value=v)
@@ -44,40 +45,13 @@ from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
 
-__all__ = [
-    "NeedsJobStart",
-    "NotConstant",
-    "constant_value",
-    "fold_constants",
-    "job_start_error",
-    "value_to_ast",
-]
+__all__ = ["NotConstant", "constant_value", "fold_constants", "value_to_ast"]
 
 ConstKey = tuple[tuple[str, ...], str]
 
 
 class NotConstant(Exception):
     """The expression's value is not known at compile time."""
-
-
-class NeedsJobStart(NotConstant):
-    """The value calls an impure function, which Tremor runs when the flow is deployed."""
-
-    def __init__(self, call: ast.Call) -> None:
-        super().__init__("::".join((*call.module, call.name)))
-        self.call = call
-
-
-def job_start_error(err: NeedsJobStart, span: Span, source: Source) -> CompileError:
-    """The error for an impure call where Tremor needs a constant (the same in troy and
-    trickle): Tremor evaluates it when the flow is deployed, tremorc does not yet."""
-    return CompileError(
-        f"`{err.args[0]}` is not a build-time constant: Tremor evaluates it when the pipeline "
-        "is deployed, and tremorc does not yet evaluate impure functions when the job starts",
-        err.call.span,
-        outer=span,
-        source=source,
-    )
 
 
 class _NoLiteral(Exception):
@@ -124,7 +98,7 @@ class _Folder:
         self.source = source
         self.consts: dict[ConstKey, Any] = {}
         self.registry = _registry()
-        self.pure_calls = pure_calls  # run every pure function, not only ``const`` ones
+        self.pure_calls = pure_calls  # also run pure functions written in tremor-script
 
     # -- traversal ---------------------------------------------------------------------------
 
@@ -224,11 +198,9 @@ class _Folder:
     def value_Call(self, node: ast.Call) -> Any:
         reg = self.registry
         fn = reg.lookup("::".join((*node.module, node.name))) if reg is not None else None
-        if fn is None or fn.aggregate:
+        if fn is None or fn.aggregate or fn.needs_ctx or not fn.pure:
             raise NotConstant
-        if self.pure_calls and not fn.pure:
-            raise NeedsJobStart(node)
-        if not fn.pure or fn.needs_ctx or not (fn.const or self.pure_calls):
+        if not (fn.const or (self.pure_calls and not fn.native)):
             raise NotConstant
         args = tuple(self.value(a) for a in node.args)
         return self._run(lambda: reg.call(fn, args), node.span)
@@ -294,8 +266,8 @@ def constant_value(expr: ast.Expr, source: Source) -> Any:
     end (resolved and folded), where Tremor needs a constant.
 
     Raises:
-        NeedsJobStart: ``expr`` calls an impure function (it has a value only when the job runs).
-        NotConstant: ``expr`` reads the event, state, locals or a user function.
+        NotConstant: ``expr`` reads the event, state, locals, a user function or calls an
+            impure one.
         CompileError: evaluating hit a Tremor error.
     """
     return _Folder(source, pure_calls=True).value(expr)

@@ -17,14 +17,7 @@ from ..ast import script as S
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
 from ..source import Source
-from .const_fold import (
-    NeedsJobStart,
-    NotConstant,
-    constant_value,
-    fold_constants,
-    job_start_error,
-    value_to_ast,
-)
+from .const_fold import NotConstant, constant_value, fold_constants, value_to_ast
 from .resolve import resolve
 
 NOT_CONSTANT = "Argument and `with` values must be compile-time constants"
@@ -49,8 +42,6 @@ class ConstEval:
         folded = fold_constants(resolve(script, self.source, self.modules), self.source)
         try:
             return constant_value(folded.items[-1], self.source)  # type: ignore[arg-type]
-        except NeedsJobStart as err:
-            raise job_start_error(err, expr.span, self.source) from None
         except NotConstant:
             raise CompileError(NOT_CONSTANT, expr.span, source=self.source) from None
 

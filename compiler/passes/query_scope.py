@@ -19,7 +19,7 @@ from ..ast import script as S
 from ..ast.common import transform
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .const_fold import NeedsJobStart, NotConstant, constant_value, job_start_error, value_to_ast
+from .const_fold import NotConstant, constant_value, value_to_ast
 from .elaboration import Elaboration
 
 NOT_CONST = "The expression isn't constant and can't be evaluated at compile time"
@@ -99,8 +99,6 @@ def const_value(
     script = embed((substitute_args(expr, args),), scope)
     try:
         return constant_value(script.items[-1], scope.source)  # type: ignore[arg-type]
-    except NeedsJobStart as err:
-        raise job_start_error(err, span, scope.source) from None
     except NotConstant:
         raise CompileError(message, span, outer=outer, source=scope.source) from None
 
