@@ -166,7 +166,11 @@ def _create_instance(
         definition_eval = scope.evaluator_for(defn)
         params = {e.key.name: definition_eval.value(e.value, args) for e in defn.config}
         return ConnectorInstance(create.name.name, defn.kind.name, params, defn, create)
-    return PipelineInstance(create.name.name, defn, args, scope.uses_for(defn), create)
+    # A flow's own pipeline is checked with its own ``use``s (check_flow_definitions); it is
+    # instantiated with exactly those, so its scripts pass the front end once. An imported one
+    # keeps its module's ``use``s.
+    uses = scope.uses_for(defn) if id(defn) in scope.homes else ()
+    return PipelineInstance(create.name.name, defn, args, uses, create)
 
 
 def check_flow_definitions(scope: Scope) -> None:

@@ -8,7 +8,9 @@ instantiation errors: ``… not found``, ``Unknown parameter``, ``Missing requir
 non-constant values, ``Stream used in `from` or `into` is not defined``, window errors.
 
 Definitions are visible from their statement on (a ``create`` before its ``define`` fails), and
-a sub-pipeline sees the ``use`` items of its creator plus its own.
+a sub-pipeline sees its own ``use`` items and its creator's trickle modules, as when
+:mod:`compiler.passes.query_checks` checked it, so each of its scripts is checked once (the
+program's :class:`~compiler.passes.elaboration.Elaboration` hands instantiation the checked one).
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ class _Instantiator:
         from_ports = tuple(p.name for p in defn.from_ports) or DEFAULT_FROM
         into_ports = tuple(p.name for p in defn.into_ports) or DEFAULT_INTO
         sub_scope = dscope.child()
-        sub_scope.uses = (*sub_scope.uses, *(s for s in defn.stmts if isinstance(s, S.Use)))
+        sub_scope.uses = tuple(s for s in defn.stmts if isinstance(s, S.Use))
         sub = _Instantiator(
             sub_scope, f"{self.path}{stmt.name.name}/", args, from_ports, into_ports
         )
