@@ -86,3 +86,18 @@ def test_modules_and_constants() -> None:
 )
 def test_quirks(path: str, args: tuple, expected: object) -> None:
     assert _call(path, *args) == expected
+
+
+def test_every_function_is_marked_pure_or_impure() -> None:
+    from runtime_support.stdlib._table import IMPURE, IMPURE_MODULES
+
+    fns = {fn.name: fn for fn in registry.functions()}
+    assert all(type(fn.pure) is bool for fn in fns.values())
+    assert IMPURE <= set(fns), "every impure name is a registered function"
+    assert all(any(name.startswith(m + "::") for name in fns) for m in IMPURE_MODULES)
+    for name in ("tremor::system::hostname", "tremor::system::nanotime", "std::random::integer"):
+        assert not fns[name].pure, name
+    for fn in fns.values():
+        assert not (fn.const and not fn.pure), f"{fn.name} is const, so it must be pure"
+        assert not (fn.needs_ctx and fn.pure), f"{fn.name} reads the event, so it is impure"
+    assert fns["std::math::max"].pure and fns["std::time::nanos::from_millis"].pure

@@ -51,9 +51,12 @@ def render(calls: dict[str, list[str]]) -> str:
         f"{len(fns)} functions; {len(lowered)} have an exact native Spark lowering, used by the",
         "opt-in pre-filter (`TREMORC_NATIVE=1`) where their guard proves the result exact;",
         "every function also runs in the Python backend, which is the reference.",
+        "`const` functions fold at build time; an impure one (`pure`: no) never runs at build",
+        "time, and where Tremor needs a constant it is an error, as in Tremor.",
         "",
-        "| function | arity | const | returns | implementation | note / why not native | tests |",
-        "|---|---|---|---|---|---|---|",
+        "| function | arity | const | pure | returns | implementation | note / why not native "
+        "| tests |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for fn in fns:
         hi = "*" if fn.max_arity is None else str(fn.max_arity)
@@ -72,6 +75,7 @@ def render(calls: dict[str, list[str]]) -> str:
             f"`{fn.name}`",
             arity,
             "yes" if fn.const else "",
+            "yes" if fn.pure else "no",
             fn.returns or "",
             impl,
             _cell(note),
