@@ -22,6 +22,7 @@ from ..ast import deploy as D
 from ..ast import query as Q
 from ..ast import script as S
 from ..diagnostics import CompileError
+from ..registry.checks import check_connector
 from ..source import Source, Span
 from .deploy_eval import ConstEval
 from .deploy_pipelines import check_pipeline_definition
@@ -165,6 +166,7 @@ def _create_instance(
         check_connector_definition(defn, scope.source_for(defn))
         definition_eval = scope.evaluator_for(defn)
         params = {e.key.name: definition_eval.value(e.value, args) for e in defn.config}
+        check_connector(defn, params, scope.source_for(defn))
         return ConnectorInstance(create.name.name, defn.kind.name, params, defn, create)
     # A flow's own pipeline is checked with its own ``use``s (check_flow_definitions); it is
     # instantiated with exactly those, so its scripts pass the front end once. An imported one

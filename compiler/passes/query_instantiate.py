@@ -21,6 +21,7 @@ from ..ast import query as Q
 from ..ast import script as S
 from ..diagnostics import CompileError
 from ..ir import graph as G
+from ..registry.checks import check_operator
 from ..source import Source
 from .elaboration import Elaboration
 from .query_scope import (
@@ -132,6 +133,7 @@ class _Instantiator:
         defn, dscope = self._definition(stmt, Q.DefineOperator)
         args = arg_values(defn.args, stmt.params, dscope, self.args, caller=self.scope)
         config = {e.key.name: const_value(e.value, dscope, args, e.span) for e in defn.config}
+        check_operator(defn, config, dscope.source)
         node = G.OperatorNode(
             name=self.path + stmt.name.name,
             kind=defn.kind.qualified,

@@ -20,6 +20,7 @@ from ..ast import script as S
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
 from ..ir import graph as G
+from ..registry.checks import check_window
 from .query_scope import PlainError, Scope, const_value, embed, group_components
 
 AGGR_MODULES = (("aggr", "stats"), ("aggr", "win"))
@@ -121,6 +122,7 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
     defn, wscope = found
     assert isinstance(defn, Q.DefineWindow)
     config = {e.key.name: const_value(e.value, wscope, args, e.span) for e in defn.config}
+    check_window(defn, config, wscope.source)
     if (
         "size" in config
         and "interval" in config

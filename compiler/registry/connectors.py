@@ -1,0 +1,138 @@
+"""Connector kinds (``define connector x from <kind>``, TREMOR.md §6.3) and their ``config``.
+
+Invariant: every kind Tremor ships is listed; the supported ones name their runtime factories
+(``runtime_support.connectors.SOURCES`` / ``SINKS`` must agree, see tests/test_registry.py) and
+declare exactly the ``config`` keys the runtime honours; a key Tremor has that the runtime would
+ignore is declared with a ``reason`` and rejected.
+"""
+
+from __future__ import annotations
+
+from .common import Entry, Key, Registry
+
+RT = "runtime_support.connectors."
+
+#: The top-level ``with`` keys of a connector definition and what a batch job does with them.
+WITH_KEYS = (
+    Key(name="codec", type="string|record", doc="a codec name or `{name, config}`"),
+    Key(name="config", type="record", doc="the connector-specific config (see below)"),
+    Key(name="preprocessors", type="array", doc="names or `{name, config}` records"),
+    Key(name="postprocessors", type="array", doc="names or `{name, config}` records"),
+    Key(
+        name="metrics_interval_s",
+        type="unsigned",
+        doc="accepted; no effect (no `metrics` connector on Spark)",
+    ),
+    Key(name="reconnect", type="string|record", doc="accepted; batch sources never reconnect"),
+)
+
+#: Config keys Tremor's exit connector has and a batch job cannot honour (see README).
+EXIT_DELAY = "a batch job stops at the first event that reaches `exit`; it cannot wait"
+EXIT_GRACEFUL = "a batch job always stops gracefully, after writing what reached the sinks"
+FILE_CHUNK = "a file is read whole, or split by the `separate` preprocessor, never by chunk size"
+
+_SUPPORTED = (
+    Entry(
+        name="exit",
+        keys=(
+            Key(name="delay", type="unsigned", rejected=EXIT_DELAY),
+            Key(name="graceful", type="bool", default=True, choices=(True,), doc=EXIT_GRACEFUL),
+        ),
+        factory=RT + "simple.ExitSink",
+        ports=("in",),
+        doc="sink: the run stops at the first event that reaches it",
+    ),
+    Entry(
+        name="file",
+        keys=(
+            Key(name="path", type="string", required=True, doc="relative to the working dir"),
+            Key(
+                name="mode",
+                type="string",
+                required=True,
+                choices=("read", "write", "append", "truncate", "overwrite"),
+                doc="`read`: a source; otherwise a sink",
+            ),
+            Key(name="chunk_size", type="unsigned", rejected=FILE_CHUNK),
+        ),
+        factory=RT + "file.FileSource",
+        ports=("out", "err", "in"),
+        doc="source (mode `read`) or sink",
+    ),
+    Entry(
+        name="metronome",
+        keys=(Key(name="interval", type="unsigned", required=True, doc="ns between events"),),
+        factory=RT + "metronome.MetronomeSource",
+        ports=("out", "err"),
+        doc="source: `--ticks` events (default 10)",
+    ),
+    Entry(
+        name="null",
+        factory=RT + "simple.NullConnector",
+        ports=("out", "err", "in"),
+        doc="source of nothing; sink that discards",
+    ),
+    Entry(
+        name="stdio",
+        factory=RT + "stdio.StdioSource",
+        ports=("out", "err", "in", "stdout", "stderr"),
+        doc="stdin source; stdout/stderr sink (`-i`/`-o` replace them)",
+    ),
+)
+
+_LATER = "tremorc does not implement it yet"
+_NETWORK = "a network or cloud connector; a batch Spark job reads files and stdio only"
+_UNSUPPORTED = {
+    "azure_monitor_ingest_writer": _NETWORK,
+    "bench": "Tremor's benchmark connector",
+    "cb": "Tremor's test-harness connector",
+    "clickhouse": _NETWORK,
+    "crononome": "wall-clock cron schedules have no meaning in a batch job",
+    "discord": _NETWORK,
+    "dns_client": _NETWORK,
+    "elastic": _NETWORK,
+    "gbq_writer": _NETWORK,
+    "gcl_writer": _NETWORK,
+    "gcs_streamer": _NETWORK,
+    "gpubsub_consumer": _NETWORK,
+    "gpubsub_producer": _NETWORK,
+    "http_client": _NETWORK,
+    "http_server": _NETWORK,
+    "kafka_consumer": _LATER,
+    "kafka_producer": _LATER,
+    "kv": "an embedded key-value store with command events",
+    "metrics": "Tremor's runtime metrics do not exist on Spark",
+    "otel_client": _NETWORK,
+    "otel_server": _NETWORK,
+    "s3_reader": _LATER,
+    "s3_streamer": _LATER,
+    "tcp_client": _NETWORK,
+    "tcp_server": _NETWORK,
+    "udp_client": _NETWORK,
+    "udp_server": _NETWORK,
+    "unix_socket_client": _NETWORK,
+    "unix_socket_server": _NETWORK,
+    "wal": "a write-ahead log needs acknowledgements a batch job does not have",
+    "ws_client": _NETWORK,
+    "ws_server": _NETWORK,
+}
+
+CONNECTORS = Registry(
+    "connector",
+    _SUPPORTED
+    + tuple(Entry(name=n, supported=False, reason=r) for n, r in _UNSUPPORTED.items()),
+)
+
+#: Factories of the supported kinds, per direction (the runtime's tables mirror these).
+SOURCE_FACTORIES = {
+    "file": RT + "file.FileSource",
+    "metronome": RT + "metronome.MetronomeSource",
+    "null": RT + "simple.NullConnector",
+    "stdio": RT + "stdio.StdioSource",
+}
+SINK_FACTORIES = {
+    "exit": RT + "simple.ExitSink",
+    "file": RT + "file.FileSink",
+    "null": RT + "simple.NullConnector",
+    "stdio": RT + "stdio.StdioSink",
+}
