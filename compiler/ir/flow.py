@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..registry.connectors import CONNECTORS
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
+from .scope import Global, Stateless, StateScope, describe
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -25,6 +27,23 @@ class Connector:
     kind: str
     params: dict[str, Any]
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    @property
+    def ports(self) -> tuple[str, ...]:
+        """Its ports: ``out``/``err`` when it produces events, ``in`` (…) when it consumes."""
+        entry = CONNECTORS.get(self.kind)
+        assert entry is not None, "instantiation checked the kind against the registry"
+        if self.kind == "file":
+            config = self.params.get("config", {})
+            return ("out", "err") if config.get("mode") == "read" else ("in",)
+        return entry.ports
+
+    @property
+    def scope(self) -> StateScope:
+        """A sink writes (or stops the run) in emission order; a source reads independently."""
+        if "in" in self.ports:
+            return Global(reason="writes in emission order")
+        return Stateless()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,6 +114,8 @@ class Deployment:
             lines.append(f"  flow {flow.alias!r}")
             for c in flow.connectors:
                 lines.append(f"    connector {c.alias!r} {c.kind} params={c.params!r}")
+                facts = f"scope: {describe(c.scope)} | ports: {', '.join(c.ports)}"
+                lines.append(f"      {facts}")
             for p in flow.pipelines:
                 lines.append(f"    pipeline {p.alias!r}")
                 lines += ["      " + line for line in p.graph.dump().splitlines()]

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ast import script as S
+from ..registry.operators import OPERATORS
 from ..source import NO_SPAN, Source, Span
+from .scope import Global, Keyed, Stateless, StateScope, describe
 
 #: ``(node name, port name)``.
 Endpoint = tuple[str, str]
@@ -55,6 +57,21 @@ class GraphNode:
 
     name: str
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
+
+    @property
+    def scope(self) -> StateScope:
+        """What state the node keeps (passthrough nodes keep none)."""
+        return Stateless()
+
+    @property
+    def in_ports(self) -> tuple[str, ...]:
+        """The input ports the node reads."""
+        return ("in",)
+
+    @property
+    def out_ports(self) -> tuple[str, ...]:
+        """Every output port the node may emit on (links may use fewer)."""
+        return ("out",)
 
     def dump(self) -> str:
         return f"{type(self).__name__} {self.name!r}"
@@ -94,6 +111,19 @@ class ScriptNode(GraphNode):
     named: tuple[NamedScript, ...] = ()
     stateful: bool = False
 
+    @property
+    def scope(self) -> StateScope:
+        return Global(reason="script state") if self.stateful else Stateless()
+
+    @property
+    def in_ports(self) -> tuple[str, ...]:
+        return ("in", *(n.port for n in self.named if n.port != "in"))
+
+    @property
+    def out_ports(self) -> tuple[str, ...]:
+        bodies = (self.body, *(n.body for n in self.named))
+        return ("out", "err", *_emit_ports(b.script for b in bodies))
+
     def dump(self) -> str:
         lines = [f"ScriptNode {self.name!r} args={_short(self.args)} stateful={self.stateful}"]
         lines.append(f"    body {self.body.dump()}")
@@ -109,6 +139,24 @@ class OperatorNode(GraphNode):
 
     kind: str
     config: dict[str, Any]
+
+    @property
+    def scope(self) -> StateScope:
+        entry = OPERATORS.get(self.kind)
+        assert entry is not None, "instantiation checked the kind against the registry"
+        if entry.scope == "keyed":
+            return Keyed(key=entry.keyed_by, span=self.span)
+        if entry.scope == "global":
+            return Global(reason=f"{self.kind} state")
+        return Stateless()
+
+    @property
+    def out_ports(self) -> tuple[str, ...]:
+        entry = OPERATORS.get(self.kind)
+        assert entry is not None, "instantiation checked the kind against the registry"
+        if self.kind == "qos::roundrobin":
+            return (*self.config.get("outputs", ["out"]), *entry.ports)
+        return entry.ports
 
     def dump(self) -> str:
         return f"OperatorNode {self.name!r} {self.kind} config={_short(self.config)}"
@@ -165,11 +213,62 @@ class SelectNode(GraphNode):
     def stateful(self) -> bool:
         return bool(self.windows)
 
+    @property
+    def scope(self) -> StateScope:
+        """Without windows each event stands alone; windows keep state per group, and the
+        groups share state (a global count) under ``max_groups`` or ``win::cardinality()``."""
+        if not self.windows:
+            return Stateless()
+        if self.group is None:
+            return Global(reason="windows without group by: one group")
+        if any(w.max_groups is not None for w in self.windows):
+            return Global(reason="max_groups counts the groups of every key")
+        if _reads_cardinality(self):
+            return Global(reason="win::cardinality() counts the groups of every key")
+        text, span = _group_text(self.group)
+        return Keyed(key=text, span=span)
+
+    @property
+    def out_ports(self) -> tuple[str, ...]:
+        return ("out", "error")
+
     def dump(self) -> str:
         clauses = [c for c in ("where", "having", "group") if getattr(self, c) is not None]
         lines = [f"SelectNode {self.name!r} clauses={clauses} aggregates={self.aggregates}"]
         lines += [f"    {w.dump()}" for w in self.windows]
         return "\n".join(lines)
+
+
+def _emit_ports(scripts: Any) -> tuple[str, ...]:
+    """Literal ``emit => "p"`` ports of ``scripts`` in first-use order (not ``out``/``err``)."""
+    ports: list[str] = []
+    for script in scripts:
+        for node in script.walk():
+            if isinstance(node, S.Emit) and isinstance(node.port, S.Literal):
+                if node.port.value not in ("out", "err", *ports):
+                    ports.append(node.port.value)
+    return tuple(ports)
+
+
+def _reads_cardinality(select: SelectNode) -> bool:
+    codes = [c for c in (select.target, select.having, select.aggr_args) if c is not None]
+    for code in codes:
+        for node in code.script.walk():
+            if isinstance(node, S.Call) and (*node.module, node.name)[-2:] == ("win", "cardinality"):
+                return True
+    return False
+
+
+def _group_text(group: Group) -> tuple[str, Span]:
+    """The source text of a ``group by`` (``set(…)``/``each(…)`` rebuilt) and its span."""
+    if group.kind == "set":
+        parts = [_group_text(item) for item in group.items]
+        span = Span(parts[0][1].start, parts[-1][1].end) if parts else NO_SPAN
+        return "set(" + ", ".join(text for text, _ in parts) + ")", span
+    assert group.code is not None, "each/expr groups carry their expression"
+    expr = group.code.script.items[-1]  # after the implicit `use` items
+    text = group.code.source.text[expr.span.start : expr.span.end]
+    return (f"each({text})" if group.kind == "each" else text), expr.span
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -206,9 +305,18 @@ class PipelineGraph:
         ]
         for node in self.nodes:
             lines += ["  " + line for line in node.dump().splitlines()]
+            lines.append("      " + node_facts(node))
         lines += ["  link " + link.dump() for link in self.links]
-        lines += [f"  error {n}/{p}" for n, p in self.errors]
+        lines += [f"  error {n}/{p} -> error_log" for n, p in self.errors]
         return "\n".join(lines)
+
+
+def node_facts(node: GraphNode) -> str:
+    """``scope: … | in: … | out: …`` of one node (what ``dbg ir`` and ``dbg dot`` show)."""
+    return (
+        f"scope: {describe(node.scope)} | in: {', '.join(node.in_ports)}"
+        f" | out: {', '.join(node.out_ports)}"
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -218,6 +326,14 @@ class ScriptGraph:
     ports: tuple[str, ...]  # "out", "err", then literal ``emit`` ports in first-use order
     stateful: bool
 
+    @property
+    def scope(self) -> StateScope:
+        """A script with ``state`` sees every event in order; otherwise events stand alone."""
+        return Global(reason="script state") if self.stateful else Stateless()
+
     def dump(self) -> str:
         """Stable text for debugging (``tremorc dbg ir``)."""
-        return f"script ports={self.ports!r} stateful={self.stateful}"
+        return (
+            f"script ports={self.ports!r} stateful={self.stateful}\n"
+            f"  scope: {describe(self.scope)} | in: in | out: {', '.join(self.ports)}"
+        )
