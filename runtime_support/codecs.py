@@ -13,14 +13,72 @@ from typing import Any
 
 from .jsonio import canonical_json, decode_json, encode_json
 
-__all__ = ["Codec", "Framing", "codec_from", "framing_from"]
+__all__ = ["CODECS", "Codec", "Framing", "codec_from", "framing_from"]
 
-SUPPORTED = ("json", "string", "binary", "null")
+
+class JsonCodec:
+    """``json``: JSON ⇄ value; config ``mode`` ``sorted`` sorts the keys of the output."""
+
+    @staticmethod
+    def decode(data: str, config: Any) -> tuple[bool, Any]:
+        return (True, decode_json(data)) if data.strip() else (False, None)
+
+    @staticmethod
+    def encode(value: Any, config: Any) -> str | bytes | None:
+        if isinstance(config, dict) and config.get("mode") == "sorted":
+            return canonical_json(value)
+        return encode_json(value)
+
+
+class StringCodec:
+    """``string``: text ⇄ string (other values are written as JSON)."""
+
+    @staticmethod
+    def decode(data: str, config: Any) -> tuple[bool, Any]:
+        return True, data
+
+    @staticmethod
+    def encode(value: Any, config: Any) -> str | bytes | None:
+        return value if type(value) in (str, bytes) else encode_json(value)
+
+
+class BinaryCodec:
+    """``binary``: bytes ⇄ binary value (other values are written as JSON)."""
+
+    @staticmethod
+    def decode(data: str, config: Any) -> tuple[bool, Any]:
+        return True, data.encode("utf-8", "surrogateescape")
+
+    @staticmethod
+    def encode(value: Any, config: Any) -> str | bytes | None:
+        return value if type(value) in (str, bytes) else encode_json(value)
+
+
+class NullCodec:
+    """``null``: decodes no event, encodes nothing."""
+
+    @staticmethod
+    def decode(data: str, config: Any) -> tuple[bool, Any]:
+        return False, None
+
+    @staticmethod
+    def encode(value: Any, config: Any) -> str | bytes | None:
+        return None
+
+
+#: Codec name → implementation; mirrors the factories of ``compiler.registry.codecs``
+#: (tests/test_registry.py checks both agree).
+CODECS: dict[str, Any] = {
+    "binary": BinaryCodec,
+    "json": JsonCodec,
+    "null": NullCodec,
+    "string": StringCodec,
+}
 
 
 @dataclass(frozen=True)
 class Codec:
-    """A codec by name with its config (``json`` honours ``mode``: ``sorted``/``unsorted``)."""
+    """A codec by name with its config; the work is done by its ``CODECS`` implementation."""
 
     name: str = "json"
     config: Any = None
@@ -30,24 +88,11 @@ class Codec:
 
         Raises ``ValueError`` on malformed input (Tremor drops such chunks with an error log).
         """
-        if self.name == "json":
-            return (True, decode_json(data)) if data.strip() else (False, None)
-        if self.name == "binary":
-            return True, data.encode("utf-8", "surrogateescape")
-        if self.name == "null":
-            return False, None
-        return True, data
+        return CODECS[self.name].decode(data, self.config)  # type: ignore[no-any-return]
 
     def encode(self, value: Any) -> str | bytes | None:
         """The serialised form of ``value`` (None: the codec writes nothing)."""
-        if self.name == "null":
-            return None
-        if self.name in ("string", "binary") and type(value) in (str, bytes):
-            return value
-        if self.name == "json" and isinstance(self.config, dict):
-            if self.config.get("mode") == "sorted":
-                return canonical_json(value)
-        return encode_json(value)
+        return CODECS[self.name].encode(value, self.config)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -76,7 +121,7 @@ def codec_from(spec: Any, default: str = "json") -> Codec:
     if spec is None:
         return Codec(default)
     name, config = _name_config(spec)
-    if name not in SUPPORTED:
+    if name not in CODECS:
         raise ValueError(f"Codec `{name}` is not supported by tremorc's Spark runtime")
     return Codec(name, config)
 

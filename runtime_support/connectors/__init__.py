@@ -1,7 +1,8 @@
 """Flow connectors for batch Spark jobs: which builtin kinds exist and how to build them.
 
 ``build_source`` / ``build_sink`` turn a :class:`ConnectorSpec` into a source or sink object;
-kinds Tremor knows but this runtime cannot run raise ``ValueError`` with a readable message.
+the tables ``SOURCES`` / ``SINKS`` map each supported kind to its implementation (the compiler's
+registry has already rejected every other kind).
 """
 
 from __future__ import annotations
@@ -17,50 +18,43 @@ from .stdio import StdioSink, StdioSource
 
 __all__ = [
     "ConnectorSpec",
-    "KNOWN_KINDS",
     "RunContext",
-    "SUPPORTED_KINDS",
+    "SINKS",
+    "SOURCES",
     "Sink",
     "Source",
     "build_sink",
     "build_source",
 ]
 
-#: Connector kinds Tremor ships (``define connector x from <kind>``).
-KNOWN_KINDS = (
-    "azure_monitor_ingest_writer", "bench", "cb", "clickhouse", "crononome", "discord",
-    "dns_client", "elastic", "exit", "file", "gbq_writer", "gcl_writer", "gcs_streamer",
-    "gpubsub_consumer", "gpubsub_producer", "http_client", "http_server", "kafka_consumer",
-    "kafka_producer", "kv", "metrics", "metronome", "null", "otel_client", "otel_server",
-    "s3_reader", "s3_streamer", "stdio", "tcp_client", "tcp_server", "udp_client", "udp_server",
-    "unix_socket_client", "unix_socket_server", "wal", "ws_client", "ws_server",
-)  # fmt: skip
-
-#: Kinds this runtime runs.
-SUPPORTED_KINDS = ("exit", "file", "metronome", "null", "stdio")
+#: Kind → implementation, per direction; mirrors the factories of
+#: ``compiler.registry.connectors`` (tests/test_registry.py checks both agree). Every other kind
+#: is rejected by the compiler, which names the supported ones.
+SOURCES: dict[str, type] = {
+    "file": FileSource,
+    "metronome": MetronomeSource,
+    "null": NullConnector,
+    "stdio": StdioSource,
+}
+SINKS: dict[str, type] = {
+    "exit": ExitSink,
+    "file": FileSink,
+    "null": NullConnector,
+    "stdio": StdioSink,
+}
 
 
 def build_source(spec: ConnectorSpec) -> Any:
     """The source object of ``spec`` (None when the connector does not produce events)."""
-    if spec.kind == "metronome":
-        return MetronomeSource(spec)
-    if spec.kind == "stdio":
-        return StdioSource(spec)
-    if spec.kind == "file":
-        return FileSource(spec) if _file_reads(spec) else None
-    if spec.kind == "null":
-        return NullConnector(spec)
-    return None
+    if spec.kind == "file" and not _file_reads(spec):
+        return None
+    factory = SOURCES.get(spec.kind)
+    return None if factory is None else factory(spec)
 
 
 def build_sink(spec: ConnectorSpec) -> Any:
     """The sink object of ``spec`` (None when the connector does not consume events)."""
-    if spec.kind == "exit":
-        return ExitSink(spec)
-    if spec.kind == "stdio":
-        return StdioSink(spec)
-    if spec.kind == "file":
-        return None if _file_reads(spec) else FileSink(spec)
-    if spec.kind == "null":
-        return NullConnector(spec)
-    return None
+    if spec.kind == "file" and _file_reads(spec):
+        return None
+    factory = SINKS.get(spec.kind)
+    return None if factory is None else factory(spec)
