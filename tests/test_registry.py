@@ -89,7 +89,10 @@ OPERATOR_CONFIG = {
 def _program(what: str, name: str) -> tuple[str, str]:
     """A program using kind ``name`` of registry ``what`` and its language."""
     if what == "connector":
-        return FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}"), "deploy"
+        return (
+            FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}"),
+            "deploy",
+        )
     if what == "codec":
         return FLOW.format(kind="stdio", with_=f'codec = "{name}"'), "deploy"
     if what in ("preprocessor", "postprocessor"):

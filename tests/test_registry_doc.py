@@ -19,9 +19,9 @@ def _generator():
 
 def test_registry_doc_is_current() -> None:
     committed = (ROOT / "docs" / "registries.md").read_text()
-    assert committed == _generator().render(), (
-        "docs/registries.md is stale: run python tools/gen_registry_doc.py"
-    )
+    assert (
+        committed == _generator().render()
+    ), "docs/registries.md is stale: run python tools/gen_registry_doc.py"
 
 
 def test_every_unsupported_row_says_why() -> None:

@@ -254,7 +254,10 @@ def _reads_cardinality(select: SelectNode) -> bool:
     codes = [c for c in (select.target, select.having, select.aggr_args) if c is not None]
     for code in codes:
         for node in code.script.walk():
-            if isinstance(node, S.Call) and (*node.module, node.name)[-2:] == ("win", "cardinality"):
+            if isinstance(node, S.Call) and (*node.module, node.name)[-2:] == (
+                "win",
+                "cardinality",
+            ):
                 return True
     return False
 

@@ -67,7 +67,7 @@ def _named(registry: Registry, value: Any, expr: Any, span: Span, source: Source
         message = f"Unknown key `{extra}` in a {what}: only `name` and `config` are allowed"
         raise CompileError(message, record_key_span(expr, extra, span), source=source)
     if not isinstance(name, str):
-        message = f"A {what} must be a name or a record `{{\"name\": …, \"config\": …}}`"
+        message = f'A {what} must be a name or a record `{{"name": …, "config": …}}`'
         raise CompileError(message, span, source=source)
     name_span = record_key_span(expr, "name", span)
     entry = registry.resolve(name, name_span, source)
@@ -96,7 +96,5 @@ def check_window(defn: Q.DefineWindow, config: dict[str, Any], source: Source) -
     """The supported window kind of ``defn`` whose ``with`` values ``config`` conform."""
     entry = WINDOWS.resolve(defn.kind.name, defn.kind.span, source)
     given = _entries(defn.config)
-    check_config(
-        "window", entry, config, lambda key: given[key].key.span, defn.kind.span, source
-    )
+    check_config("window", entry, config, lambda key: given[key].key.span, defn.kind.span, source)
     return entry

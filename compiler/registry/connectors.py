@@ -38,6 +38,7 @@ _SUPPORTED = (
             Key(name="delay", type="unsigned", rejected=EXIT_DELAY),
             Key(name="graceful", type="bool", default=True, choices=(True,), doc=EXIT_GRACEFUL),
         ),
+        scope="global",
         factory=RT + "simple.ExitSink",
         ports=("in",),
         doc="sink: the run stops at the first event that reaches it",
@@ -119,8 +120,7 @@ _UNSUPPORTED = {
 
 CONNECTORS = Registry(
     "connector",
-    _SUPPORTED
-    + tuple(Entry(name=n, supported=False, reason=r) for n, r in _UNSUPPORTED.items()),
+    _SUPPORTED + tuple(Entry(name=n, supported=False, reason=r) for n, r in _UNSUPPORTED.items()),
 )
 
 #: Factories of the supported kinds, per direction (the runtime's tables mirror these).
