@@ -136,16 +136,16 @@ def dbg_ir(file: Path) -> None:
 @dbg.command("dot")
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_dot(file: Path) -> None:
-    """The pipeline / flow graph of FILE as Graphviz dot (taken from the generated job)."""
-    from .codegen.dot import graph_to_dot
-    from .testing.loader import load_job
+    """The pipeline / flow graph of FILE as Graphviz dot (from the checked IR)."""
+    from .codegen.dot import ir_to_dot
+    from .pipeline import check_program
 
     try:
-        job = compile_path(file).job
+        checked = check_program(read_source(file), kind_of(file))
     except CompileError as err:
         _fail(err)
         return
-    click.echo(graph_to_dot(load_job(job, str(file)).GRAPH, title=file.name))
+    click.echo(ir_to_dot(checked.ir, title=file.name))
 
 
 @dbg.command("lowering")
