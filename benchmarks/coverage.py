@@ -19,8 +19,8 @@ CONFORMANCE = ROOT.parent / "shared" / "conformance"
 def main(argv: list[str]) -> int:
     from compiler.diagnostics import CompileError
     from compiler.lowering.prefilter import native_drop_plan
-    from compiler.lowering.report import NATIVE, classify, expressions
-    from compiler.pipeline import check_source, kind_of, read_source
+    from compiler.lowering.report import NATIVE, classify, expressions, ir_scripts
+    from compiler.pipeline import check_program, kind_of, read_source
 
     for category in argv or ["scripts", "queries"]:
         reasons: Counter[str] = Counter()
@@ -30,12 +30,13 @@ def main(argv: list[str]) -> int:
             if not files:
                 continue
             try:
-                tree = check_source(read_source(files[0]), kind_of(files[0]))
+                ir = check_program(read_source(files[0]), kind_of(files[0])).ir
             except CompileError:
                 continue
             programs += 1
-            planned += native_drop_plan(tree, kind_of(files[0])) is not None
-            for expr in expressions(tree):
+            planned += native_drop_plan(ir) is not None
+            exprs = [e for code in ir_scripts(ir) for e in expressions(code.script)]
+            for expr in exprs:
                 verdict = classify(expr)
                 total += 1
                 native += verdict == NATIVE

@@ -151,17 +151,16 @@ def dbg_dot(file: Path) -> None:
 @dbg.command("lowering")
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_lowering(file: Path) -> None:
-    """Per expression of FILE: lowered to native Spark or left to Python, and why (helper H)."""
+    """Per expression of FILE's job graph: lowered to native Spark or left to Python, and why."""
     from .lowering.report import lowering_report
+    from .pipeline import check_program
 
     try:
-        source = read_source(file)
-        kind = kind_of(file)
-        tree = check_source(source, kind)
+        checked = check_program(read_source(file), kind_of(file))
     except CompileError as err:
         _fail(err)
         return
-    click.echo(lowering_report(tree, kind, source), nl=False)
+    click.echo(lowering_report(checked.ir), nl=False)
 
 
 @cli.command()

@@ -161,7 +161,7 @@ def _check(source: Source, kind: str) -> Checked:
     elab = new_elaboration()
     if kind == "script":
         script = elab.script((), tree.items, source)  # type: ignore[attr-defined]
-        ir: ScriptGraph | PipelineGraph | Deployment = script_graph(script)
+        ir: ScriptGraph | PipelineGraph | Deployment = script_graph(script, source)
         tree = script
     elif kind == "query":
         query = check_query(tree, source, elab)  # type: ignore[arg-type]

@@ -8,12 +8,16 @@ from compiler.lowering.attach import attach_prefilter
 from compiler.lowering.predicate import NotNative
 from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
-from compiler.pipeline import check_source, compile_source
+from compiler.pipeline import check_program, check_source, compile_source
 from compiler.source import Source
 
 
 def tree(text: str, kind: str = "script"):
     return check_source(Source(name="t.tremor", text=text), kind)
+
+
+def graph(text: str, kind: str = "script"):
+    return check_program(Source(name="t.tremor", text=text), kind).ir
 
 
 def test_match_drop_lowers_to_first() -> None:
@@ -69,7 +73,7 @@ def test_classify() -> None:
 
 
 def test_report_totals() -> None:
-    text = lowering_report(tree('match event.m of case "x" => drop case _ => {"a": 1} end'))
+    text = lowering_report(graph('match event.m of case "x" => drop case _ => {"a": 1} end'))
     assert "native pre-filter: yes" in text
     assert "expressions: 7, lowerable natively: 6" in text
     assert "builds or changes a value" in text
@@ -80,11 +84,11 @@ def test_query_plan_needs_single_plain_select() -> None:
         'define script s script match event.m of case "x" => drop case _ => event end end;\n'
         "create script s;\nselect event from in into s;\nselect event from s into out;\n"
     )
-    assert native_drop_plan(tree(q, "query"), "query") is not None
+    assert native_drop_plan(graph(q, "query")) is not None
     twice = q + "select event from in into out;\n"
-    assert native_drop_plan(tree(twice, "query"), "query") is None
+    assert native_drop_plan(graph(twice, "query")) is None
     where = q.replace("from in into s", "from in where true into s")
-    assert native_drop_plan(tree(where, "query"), "query") is None
+    assert native_drop_plan(graph(where, "query")) is None
 
 
 def test_native_job_is_deterministic_and_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -46,19 +46,19 @@ def build_job(checked: Checked, source: Source, job_name: str) -> str:
     tree, kind = checked.tree, checked.kind
     if kind == "script":
         assert isinstance(tree, S.Script) and isinstance(checked.ir, ScriptGraph)
-        return _with_native(tree, kind, build_script_job(tree, checked.ir, source, job_name))
+        return _with_native(checked, build_script_job(tree, checked.ir, source, job_name))
     if kind == "query":
         from .query import build_query_job
 
         assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
-        return _with_native(tree, kind, build_query_job(checked.ir, source, job_name))
+        return _with_native(checked, build_query_job(checked.ir, source, job_name))
     from .deploy import build_deploy_job
 
     assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
     return build_deploy_job(checked.ir, source, job_name)
 
 
-def _with_native(tree: object, kind: str, job: str) -> str:
+def _with_native(checked: Checked, job: str) -> str:
     """Native lowering (helper H, ``compiler/lowering``): with ``TREMORC_NATIVE=1``, events the
     program provably drops are removed in the JVM before ``mapInArrow``; otherwise ``job``."""
     from ..lowering.attach import attach_prefilter, native_enabled
@@ -66,5 +66,5 @@ def _with_native(tree: object, kind: str, job: str) -> str:
 
     if not native_enabled():
         return job
-    plan = native_drop_plan(tree, kind)
+    plan = native_drop_plan(checked.ir)
     return job if plan is None else attach_prefilter(job, "in", plan)

@@ -16,6 +16,7 @@ sub-pipeline's nodes where it is created), so rendering the IR in order is deter
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,6 +240,19 @@ class SelectNode(GraphNode):
         return "\n".join(lines)
 
 
+def _select_scripts(select: SelectNode) -> Iterator[Embedded]:
+    clauses = (select.where, select.target, select.having, select.aggr_args)
+    yield from (c for c in clauses if c is not None)
+    groups = [select.group] if select.group is not None else []
+    while groups:
+        group = groups.pop(0)
+        groups.extend(group.items)
+        if group.code is not None:
+            yield group.code
+    for window in select.windows:
+        yield from (s for s in (window.script, window.tick_script) if s is not None)
+
+
 def _emit_ports(scripts: Any) -> tuple[str, ...]:
     """Literal ``emit => "p"`` ports of ``scripts`` in first-use order (not ``out``/``err``)."""
     ports: list[str] = []
@@ -313,6 +327,15 @@ class PipelineGraph:
         lines += [f"  error {n}/{p} -> error_log" for n, p in self.errors]
         return "\n".join(lines)
 
+    def embedded(self) -> Iterator[Embedded]:
+        """Every checked script of the graph, in node order (what runs per event)."""
+        for node in self.nodes:
+            if isinstance(node, ScriptNode):
+                yield node.body
+                yield from (n.body for n in node.named)
+            elif isinstance(node, SelectNode):
+                yield from _select_scripts(node)
+
 
 def node_facts(node: GraphNode) -> str:
     """``scope: … | in: … | out: …`` of one node (what ``dbg ir`` and ``dbg dot`` show)."""
@@ -328,6 +351,7 @@ class ScriptGraph:
 
     ports: tuple[str, ...]  # "out", "err", then literal ``emit`` ports in first-use order
     stateful: bool
+    body: Embedded | None = None  # the checked script (None only in hand-built test graphs)
 
     @property
     def scope(self) -> StateScope:

@@ -7,14 +7,16 @@ the event before ``mapInArrow``. Rows where it is FALSE or NULL go to Python unc
 Shape recognised: the script's first expression statement (only ``use``/``const``/``fn``
 definitions before it) is ``drop``, or a ``match`` on ``event`` or an event path whose cases all
 lower exactly; a case whose body starts with ``drop`` drops. Nothing runs before the match, so a
-drop there has no other effect. For a trickle query the script must be fed by the only ``select``
-reading stream ``in``, a plain ``select event from in into <script>``.
+drop there has no other effect. For a pipeline graph (read from the IR, never the AST) the input
+port ``in`` must feed exactly one node, a script, through a plain link (``select event from in
+into <script>`` is instantiated as one); a flow gets no pre-filter.
 """
 
 from __future__ import annotations
 
-from ..ast import query as Q
 from ..ast import script as S
+from ..ir import Deployment
+from ..ir import graph as G
 from .predicate import IR, NotNative, event_segments, lower_expr, lower_pattern
 
 DEFINITIONS = (S.Use, S.Const, S.FnDef, S.Intrinsic)
@@ -47,43 +49,26 @@ def _is_event(expr: S.Expr) -> bool:
     return isinstance(expr, S.Path) and expr.root == "event" and not expr.segments
 
 
-def query_drop_predicate(query: Q.Query) -> IR:
-    """The pre-filter of a trickle query on its input stream ``in`` (NotNative: none)."""
-    stmts = query.stmts
-    if any(isinstance(s, (Q.DefinePipeline, Q.CreatePipeline)) for s in stmts):
-        raise NotNative("the query embeds sub-pipelines")
-    readers = [s for s in stmts if isinstance(s, Q.Select) and s.from_.stream.name == "in"]
-    if len(readers) != 1:
-        raise NotNative("stream `in` does not feed exactly one select")
-    select = readers[0]
-    if not _is_event(select.target) or select.windows or select.where is not None:
-        raise NotNative("the select from `in` is not a plain `select event`")
-    if select.group_by is not None or select.having is not None or select.into.port is not None:
-        raise NotNative("the select from `in` groups, filters or targets a port")
-    script = _created_script(stmts, select.into.stream.name)
-    return script_drop_predicate(script)
+def graph_drop_predicate(graph: G.PipelineGraph) -> IR:
+    """The pre-filter of a pipeline graph on its input port ``in`` (NotNative: none)."""
+    port = dict(graph.inputs).get("in")
+    readers = [link for link in graph.links if link.source == (port, "out")]
+    if port is None or len(readers) != 1:
+        raise NotNative("port `in` does not feed exactly one node")
+    name, in_port = readers[0].target
+    node = next(n for n in graph.nodes if n.name == name)
+    if not isinstance(node, G.ScriptNode) or in_port != "in":
+        raise NotNative("port `in` does not feed a script through a plain `select event`")
+    return script_drop_predicate(node.body.script)
 
 
-def _created_script(stmts: tuple[Q.QueryItem, ...], name: str) -> S.Script:
-    creates = [s for s in stmts if isinstance(s, Q.Create) and s.name.name == name]
-    if len(creates) != 1 or not isinstance(creates[0], Q.CreateScript):
-        raise NotNative("the select from `in` does not feed a script")
-    target = creates[0].target
-    if target.module:
-        raise NotNative("the script is defined in a module")
-    defines = [s for s in stmts if isinstance(s, Q.DefineScript) and s.name.name == target.name]
-    if len(defines) != 1:
-        raise NotNative("the script definition is not found in the query")
-    return defines[0].script
-
-
-def native_drop_plan(tree: object, kind: str) -> IR | None:
-    """The pre-filter IR for a checked script or query tree, or None when there is none."""
+def native_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | None:
+    """The pre-filter IR of a checked program's job graph, or None when there is none."""
     try:
-        if kind == "script" and isinstance(tree, S.Script):
-            return script_drop_predicate(tree)
-        if kind == "query" and isinstance(tree, Q.Query):
-            return query_drop_predicate(tree)
+        if isinstance(ir, G.ScriptGraph) and ir.body is not None:
+            return script_drop_predicate(ir.body.script)
+        if isinstance(ir, G.PipelineGraph):
+            return graph_drop_predicate(ir)
     except NotNative:
         return None
     return None

@@ -10,6 +10,8 @@ Two questions are answered for each expression node of a checked tree:
   ``1.0`` into a decimal, so output text would change (see docs/representation.md).
 * **used** — is it part of the native pre-filter the job actually gets (``native_drop_plan``)?
 
+Both read the job graph IR (its checked scripts), never the AST behind it.
+
 Invariant: ``classify`` is conservative — "native" only for the forms ``predicate.py`` lowers.
 """
 
@@ -20,6 +22,8 @@ from collections.abc import Iterator
 
 from ..ast import script as S
 from ..ast.common import Node
+from ..ir import Deployment, PipelineGraph, ScriptGraph
+from ..ir.graph import Embedded
 from ..source import Source
 from .predicate import NotNative, event_segments, literal, native_function
 from .prefilter import native_drop_plan
@@ -84,22 +88,35 @@ def _construct_reason(expr: S.Expr) -> str:
     return f"{type(expr).__name__} has no native lowering"
 
 
-def lowering_report(tree: Node, kind: str = "script", source: Source | None = None) -> str:
-    """The text report: one line per expression (``line:col`` when ``source`` is given), then
+def ir_scripts(ir: ScriptGraph | PipelineGraph | Deployment) -> Iterator[Embedded]:
+    """Every checked script of a job graph (a flow: of each deployed pipeline)."""
+    if isinstance(ir, ScriptGraph):
+        yield from (ir.body,) if ir.body is not None else ()
+    elif isinstance(ir, PipelineGraph):
+        yield from ir.embedded()
+    else:
+        for flow in ir.flows:
+            for pipeline in flow.pipelines:
+                yield from pipeline.graph.embedded()
+
+
+def lowering_report(ir: ScriptGraph | PipelineGraph | Deployment) -> str:
+    """The text report over the job graph ``ir``: one line per expression (``line:col``), then
     totals and the top fallback reasons."""
     lines: list[str] = []
     reasons: Counter[str] = Counter()
     total = native = 0
-    for expr in expressions(tree):
-        verdict = classify(expr)
-        total += 1
-        native += verdict == NATIVE
-        if verdict != NATIVE:
-            reasons[verdict] += 1
-        where = _where(expr, source)
-        shown = "native" if verdict == NATIVE else f"fallback: {verdict}"
-        lines.append(f"{where:>8}  {type(expr).__name__:<12} {shown}")
-    plan = native_drop_plan(tree, kind)
+    for code in ir_scripts(ir):
+        for expr in expressions(code.script):
+            verdict = classify(expr)
+            total += 1
+            native += verdict == NATIVE
+            if verdict != NATIVE:
+                reasons[verdict] += 1
+            where = _where(expr, code.source)
+            shown = "native" if verdict == NATIVE else f"fallback: {verdict}"
+            lines.append(f"{where:>8}  {type(expr).__name__:<12} {shown}")
+    plan = native_drop_plan(ir)
     lines.append("")
     lines.append(f"expressions: {total}, lowerable natively: {native} ({_pct(native, total)})")
     lines.append(f"native pre-filter: {'yes' if plan is not None else 'no'}")

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from ..ast import script as S
 from ..diagnostics import CompileError
-from ..ir.graph import ScriptGraph
+from ..ir.graph import Embedded, ScriptGraph
+from ..source import Source
 
 
 def uses_state(tree: S.Node) -> bool:
@@ -39,6 +40,8 @@ def emit_ports(tree: S.Node) -> tuple[str, ...]:
     return tuple(ports)
 
 
-def script_graph(script: S.Script) -> ScriptGraph:
+def script_graph(script: S.Script, source: Source | None = None) -> ScriptGraph:
     """The one-node graph facts of ``script`` (see the module docstring)."""
-    return ScriptGraph(ports=("out", "err", *emit_ports(script)), stateful=uses_state(script))
+    body = Embedded(script=script, source=source) if source is not None else None
+    ports = ("out", "err", *emit_ports(script))
+    return ScriptGraph(ports=ports, stateful=uses_state(script), body=body)
