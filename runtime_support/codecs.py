@@ -97,9 +97,11 @@ class Codec:
 
 @dataclass(frozen=True)
 class Framing:
-    """Pre-/post-processing: ``separator`` set means the ``separate`` processor is in the chain."""
+    """Pre-/post-processing: ``separator`` set means the ``separate`` processor is in the chain;
+    ``drop_empty``: ``remove-empty`` runs after it (or alone), so empty chunks yield no event."""
 
     separator: str | None = None
+    drop_empty: bool = False
 
     def frame(self, data: str | bytes) -> bytes:
         """Bytes written for one encoded event."""
@@ -127,15 +129,19 @@ def codec_from(spec: Any, default: str = "json") -> Codec:
 
 
 def framing_from(processors: Any) -> Framing:
-    """The framing of a ``preprocessors`` / ``postprocessors`` list (only ``separate`` and the
-    no-op ``remove-empty`` are understood; others are rejected)."""
+    """The framing of a ``preprocessors`` / ``postprocessors`` list (only ``separate`` and
+    ``remove-empty`` are understood; others are rejected, by the compiler's registry first)."""
     separator = None
+    drop_empty = False
     for item in processors or ():
         name, config = _name_config(item)
         if name == "separate":
             separator = "\n"
+            drop_empty = False  # an earlier `remove-empty` saw whole reads, never empty
             if isinstance(config, dict) and isinstance(config.get("separator"), str):
                 separator = config["separator"]
-        elif name != "remove-empty":
+        elif name == "remove-empty":
+            drop_empty = True
+        else:
             raise ValueError(f"Processor `{name}` is not supported by tremorc's Spark runtime")
-    return Framing(separator)
+    return Framing(separator, drop_empty)

@@ -49,6 +49,8 @@ class FileSource:
         elif self.framing.separator != "\n":
             reader = reader.option("lineSep", self.framing.separator)
         df = reader.text(self.path)
+        if self.framing.drop_empty:
+            df = df.filter(F.col("value") != "")
         if self.codec.name == "json":
             df = df.filter(F.trim(F.col("value")) != "")
         elif self.codec.name == "null":

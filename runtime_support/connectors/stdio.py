@@ -20,7 +20,9 @@ class StdioSource:
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.codec = codec_from(spec.params.get("codec"))
-        self.separator = framing_from(spec.params.get("preprocessors")).separator or "\n"
+        framing = framing_from(spec.params.get("preprocessors"))
+        self.separator = framing.separator or "\n"
+        self.drop_empty = framing.drop_empty
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
         if ctx.stdin_path and ctx.stdin_path != "-":
@@ -31,6 +33,8 @@ class StdioSource:
         chunks = text.split(self.separator)
         if chunks and chunks[-1] == "":
             chunks.pop()
+        if self.drop_empty:
+            chunks = [chunk for chunk in chunks if chunk]
         rows = []
         for chunk in chunks:
             try:
