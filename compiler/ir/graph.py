@@ -351,7 +351,8 @@ class ScriptGraph:
 
     ports: tuple[str, ...]  # "out", "err", then literal ``emit`` ports in first-use order
     stateful: bool
-    body: Embedded | None = None  # the checked script (None only in hand-built test graphs)
+    # The checked script (None only in hand-built graphs); not part of the graph's facts.
+    body: Embedded | None = field(default=None, compare=False, repr=False)
 
     @property
     def scope(self) -> StateScope:
