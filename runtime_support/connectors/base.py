@@ -90,7 +90,7 @@ def rows_frame(spark: Any, rows: list[tuple[int, str, int]], origin: str | None 
 
 
 def with_origin(df: Any, origin: str | None) -> Any:
-    """``df`` with the ``origin`` column every event of a source carries (see runtime_support.origin)."""
+    """``df`` plus the ``origin`` column every event of a source carries (see origin.py)."""
     from pyspark.sql import functions as F
 
     return df.withColumn("origin", F.lit(origin).cast("string"))

@@ -6,8 +6,9 @@ fields ``%{name}`` / ``%{name:int|float|string}``, append ``%{+name}``, skip ``%
 ``%{_}`` / ``%{_(chars)}``. Invariants: everything after the modifier is the field name
 (``%{+a/2}`` appends to ``"a/2"``, ``%{a->}`` is field ``"a->"``: logstash's ``/n`` ordering
 and ``->`` padding do not exist in Tremor); appends join with the most recent padding (a space
-before any), an append onto a non-string (a typed field) removes that field, as Tremor does; a field reads up to the next
-delimiter (or padding), the last field takes the rest; the whole input must be consumed.
+before any); an append onto a non-string (a typed field) removes that field, as Tremor does; a
+field reads up to the next delimiter (or padding), the last field takes the rest; the whole
+input must be consumed.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def _convert(value: str, conv: str) -> Any:
 
 
 def _swap_pop(out: dict[str, Any], key: str) -> Any:
-    """Remove ``key`` as Tremor's small records do (``swap_remove``: the last key takes its slot)."""
+    """Remove ``key`` as small Tremor records do (``swap_remove``: the last key fills its slot)."""
     keys = list(out)
     if key not in out:
         return None
