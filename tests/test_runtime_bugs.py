@@ -268,3 +268,43 @@ def test_state_window_replies(script: str, message: str) -> None:
         ("error_log", {"error": f"Error: \n    5 |   {script}\n      | {caret} {message}",
                        "event": 1})
     ]  # fmt: skip
+
+
+# --- stats::hdr / stats::dds argument handling (stats.rs) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "percentile", "why"),
+    [
+        ("hdr", "x", "ParseFloatError { kind: Invalid }"),
+        ("hdr", "", "ParseFloatError { kind: Empty }"),
+        ("dds", "0.5x", "invalid float literal"),
+        ("dds", "", "cannot parse float from empty string"),
+    ],
+)
+def test_percentile_that_is_not_a_float(name: str, percentile: str, why: str) -> None:
+    from runtime_support.aggregates import make
+    from runtime_support.errors import TremorError
+
+    with pytest.raises(TremorError) as err:
+        make(f"aggr::stats::{name}").accumulate((1, ["0.5", percentile]))
+    assert str(err.value.args[0]) == (
+        f"Runtime error in function stats::{name}/2: "
+        f"Provided percentile '{percentile}' isn't a float: {why}"
+    )
+
+
+@pytest.mark.parametrize("name", ["hdr", "dds"])
+def test_percentile_arguments_tremor_ignores(name: str) -> None:
+    from runtime_support.aggregates import make
+
+    aggr = make(f"aggr::stats::{name}")
+    aggr.accumulate((1, "not an array"))  # defaults kept
+    aggr.accumulate(("two", None))  # a non-number is skipped, as is a negative
+    aggr.accumulate((-3,))
+    out = aggr.emit()
+    assert out["count"] == 1
+    assert list(out["percentiles"]) == ["0.5", "0.9", "0.95", "0.99", "0.999", "0.9999", "0.99999"]
+    only = make(f"aggr::stats::{name}")
+    only.accumulate((1, [0.5, "0.9", None]))  # non-strings are filtered out
+    assert list(only.emit()["percentiles"]) == ["0.9"]
