@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from .diagnostics import CompileError, Warning_
-from .pipeline import check_source, compile_path, kind_of, parse, read_source, warnings_of
+from .pipeline import check_program, check_source, compile_path, kind_of, parse, read_source
 
 
 def _fail(err: CompileError) -> None:
@@ -41,9 +41,7 @@ def check(files: tuple[Path, ...]) -> None:
     failed = 0
     for path in files:
         try:
-            source = read_source(path)
-            check_source(source, kind_of(path))
-            _warn(warnings_of(source, kind_of(path)))
+            _warn(check_program(read_source(path), kind_of(path)).warnings)
         except CompileError as err:
             failed += 1
             click.echo(err.render(), err=True)
@@ -135,8 +133,6 @@ def dbg_ast(file: Path, checked: bool) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_ir(file: Path) -> None:
     """Dump what code generation receives for FILE: script ports, pipeline graph or flows."""
-    from .pipeline import check_program
-
     try:
         checked = check_program(read_source(file), kind_of(file))
     except CompileError as err:
