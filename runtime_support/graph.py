@@ -27,6 +27,7 @@ from .errors import NO_STATE, TremorError
 __all__ = [
     "END_OF_INPUT",
     "Event",
+    "Failure",
     "Graph",
     "GraphSpec",
     "NodeSpec",
@@ -66,6 +67,13 @@ class Event:
         if not self.is_batch:
             return [self.value]
         return [item["data"]["value"] for item in self.value]
+
+
+class Failure(Event):
+    """An operator's failure (Tremor's ``Err`` from ``on_event``), output on port ``error``; a
+    script's own ``emit … => "error"`` is an ordinary event and does not end anything."""
+
+    __slots__ = ()
 
 
 Output = tuple[str, Event]
@@ -149,8 +157,8 @@ class Graph:
     def _run(self, node: str, port: str, event: Event) -> list[tuple[str, Any]]:
         """Tremor's executable graph: a stack of ``(node, port, event)`` (fan-out pushed in link
         order, so the last link runs first), outputs collected in that order and reversed at the
-        end (giving depth-first, link-order emission). An operator failure (output on port
-        ``error``: Tremor's ``Err``) clears the stack: branches not yet run never see the event,
+        end (giving depth-first, link-order emission). An operator failure (a :class:`Failure`
+        output: Tremor's ``Err``) clears the stack: branches not yet run never see the event,
         the outputs already collected are kept as they stand (unreversed, as Tremor's query
         harness records them), then the error is delivered. Invariant: one error per event."""
         returns: list[tuple[str, Event]] = []
@@ -161,7 +169,7 @@ class Graph:
                 returns.append((self.spec.output_ports.get(node, node), event))
                 continue
             outputs = self.ops[node].process(port, event)
-            failure = next((ev for out_port, ev in outputs if out_port == "error"), None)
+            failure = next((ev for _, ev in outputs if isinstance(ev, Failure)), None)
             if failure is not None:
                 done = [(name, value) for name, ev in returns for value in ev.values()]
                 return done + self._failed(node, failure)
@@ -173,6 +181,7 @@ class Graph:
     def _failed(self, node: str, error: Event) -> list[tuple[str, Any]]:
         """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
         out: list[tuple[str, Any]] = []
+        error = Event(error.value, error.meta, error.ingest_ns, error.origin_uri)
         for dst_node, dst_port in self.links.get((node, "error"), ()):
             out.extend(self._run(dst_node, dst_port, error))
         return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .context import EventContext
-from .graph import Event, Output
+from .graph import Event, Failure, Output
 from .jsonio import canonical_json
 from .values import type_name
 from .windows import (
@@ -113,7 +113,9 @@ class SelectOperator(Sink):
         except RenderedError as err:
             error = {"error": err.text, "event": event.value}
             self._out = []  # Tremor discards the event's partial outputs on error
-            self._out.append(("error", Event(error, event.meta, event.ingest_ns, event.origin_uri)))
+            self._out.append(
+                ("error", Failure(error, event.meta, event.ingest_ns, event.origin_uri))
+            )
         return self._out
 
     def tick(self, now: int) -> list[Output]:
@@ -131,7 +133,7 @@ class SelectOperator(Sink):
                     self.groups.pop(key, None)
             except RenderedError as err:
                 error = {"error": err.text, "event": None}
-                self._out.append(("error", Event(error, {}, now)))
+                self._out.append(("error", Failure(error, {}, now)))
         return self._out
 
     def _ctx_for(self, event: Event, group: Any = None, window: Any = None) -> EventContext:

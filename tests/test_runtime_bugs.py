@@ -217,6 +217,17 @@ def test_outputs_before_the_failure_are_kept_later_branches_dropped() -> None:
     assert out[2:] == [("out", {"x": 1}), ("out", 2), ("out", {"third": {"x": 1}})]
 
 
+def test_a_script_port_named_error_is_not_a_failure() -> None:
+    program = (
+        'define script s script emit event => "error" end;\n'
+        "create script s;\n"
+        "select event from in into out;\n"
+        "select event from in into s;\n"
+        'select {"via": event} from s/error into out;\n'
+    )
+    assert _run(program, [1]) == [("out", 1), ("out", {"via": 1})]
+
+
 # --- 4. window-state errors in Tremor's words -------------------------------------------------
 
 WINDOW = """\
