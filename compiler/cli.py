@@ -1,7 +1,9 @@
 """``tremorc``: check, build, run and test Tremor programs on Spark.
 
 Every command prints Tremor-style rendered errors and exits 1 on a user error; no Python traceback
-reaches the terminal (the :func:`main` wrapper is the last line of defence).
+reaches the terminal (the :func:`main` wrapper is the last line of defence). ``check``, ``build``
+and ``run`` print the program's warnings to stderr as Tremor does (``Warning(<class>): `` blocks,
+each followed by a blank line, in source order); warnings never change the exit code.
 """
 
 from __future__ import annotations
@@ -12,13 +14,19 @@ from pathlib import Path
 
 import click
 
-from .diagnostics import CompileError
-from .pipeline import check_source, compile_path, kind_of, parse, read_source
+from .diagnostics import CompileError, Warning_
+from .pipeline import check_program, check_source, compile_path, kind_of, parse, read_source
 
 
 def _fail(err: CompileError) -> None:
     click.echo(err.render(), err=True)
     sys.exit(1)
+
+
+def _warn(warnings: tuple[Warning_, ...]) -> None:
+    """Tremor's ``format_warnings_with``: each rendered warning, then a blank line, on stderr."""
+    for warning in warnings:
+        click.echo(warning.render() + "\n", err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,8 +41,7 @@ def check(files: tuple[Path, ...]) -> None:
     failed = 0
     for path in files:
         try:
-            source = read_source(path)
-            check_source(source, kind_of(path))
+            _warn(check_program(read_source(path), kind_of(path)).warnings)
         except CompileError as err:
             failed += 1
             click.echo(err.render(), err=True)
@@ -47,10 +54,12 @@ def check(files: tuple[Path, ...]) -> None:
 def build(file: Path, output: Path | None) -> None:
     """Compile FILE into a black-formatted PySpark job."""
     try:
-        job = compile_path(file, job_name=output.name if output else "job.py").job
+        compiled = compile_path(file, job_name=output.name if output else "job.py")
     except CompileError as err:
         _fail(err)
         return
+    _warn(compiled.warnings)
+    job = compiled.job
     if output is None:
         click.echo(job, nl=False)
     else:
@@ -65,13 +74,14 @@ def build(file: Path, output: Path | None) -> None:
 def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> None:
     """Build FILE and run it on the embedded local Spark, like `tremor run`."""
     try:
-        job = compile_path(file).job
+        compiled = compile_path(file)
     except CompileError as err:
         _fail(err)
         return
+    _warn(compiled.warnings)
     from .testing.loader import load_job
 
-    module = load_job(job, str(file))
+    module = load_job(compiled.job, str(file))
     argv = ["--ingest-ns", ingest_ns]
     if infile:
         argv += ["-i", infile]
@@ -123,8 +133,6 @@ def dbg_ast(file: Path, checked: bool) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_ir(file: Path) -> None:
     """Dump what code generation receives for FILE: script ports, pipeline graph or flows."""
-    from .pipeline import check_program
-
     try:
         checked = check_program(read_source(file), kind_of(file))
     except CompileError as err:

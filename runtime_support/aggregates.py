@@ -14,6 +14,7 @@ shift values on merge.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from .errors import TremorError
@@ -197,8 +198,8 @@ class Hdr(Aggregate):
     def accumulate(self, args: tuple[Any, ...]) -> None:
         if self.percentiles is None:
             self.percentiles = _percentiles(args, self.NAME)
-        v = _number(args[0], self.NAME)
-        if v >= 0:
+        v = args[0] if args else None
+        if type(v) in (int, float) and v >= 0:  # Tremor skips non-numbers and negatives
             self.values.append(int(v))
 
     def merge(self, other: Aggregate) -> None:
@@ -207,22 +208,44 @@ class Hdr(Aggregate):
             self.percentiles = other.percentiles  # type: ignore[attr-defined]
 
     def emit(self) -> Any:
-        return _summary(sorted(self.values), self.percentiles or _DEFAULT_PERCENTILES, hdr=True)
+        return _summary(
+            sorted(self.values),
+            _DEFAULT_PERCENTILES if self.percentiles is None else self.percentiles,
+            hdr=True,
+        )
 
 
 class Dds(Hdr):
     NAME = "stats::dds"
 
     def emit(self) -> Any:
-        return _summary(sorted(self.values), self.percentiles or _DEFAULT_PERCENTILES, hdr=False)
+        return _summary(
+            sorted(self.values),
+            _DEFAULT_PERCENTILES if self.percentiles is None else self.percentiles,
+            hdr=False,
+        )
+
+
+_RUST_F64 = re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))"
+)
 
 
 def _percentiles(args: tuple[Any, ...], name: str) -> tuple[str, ...]:
-    if len(args) < 2:
+    """Tremor's rule: a non-array second argument keeps the defaults, non-strings in it are
+    skipped, a string that is not an f64 is a runtime error (worded per function, as Tremor)."""
+    if len(args) < 2 or type(args[1]) is not list:
         return _DEFAULT_PERCENTILES
-    if type(args[1]) is not list or any(type(p) is not str for p in args[1]):
-        raise TremorError(f"Bad type passed to function {name}/2")
-    return tuple(args[1])
+    found = tuple(p for p in args[1] if type(p) is str)
+    for p in found:
+        if not _RUST_F64.fullmatch(p):
+            if name == "stats::dds":
+                why = "cannot parse float from empty string" if not p else "invalid float literal"
+            else:
+                why = "ParseFloatError { kind: %s }" % ("Empty" if not p else "Invalid")
+            detail = f"Provided percentile '{p}' isn't a float: {why}"
+            raise TremorError(f"Runtime error in function {name}/2: {detail}")
+    return found
 
 
 def _summary(values: list[int], percentiles: tuple[str, ...], *, hdr: bool) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 A generated job describes its pipeline as a :class:`GraphSpec` (nodes plus links); each Spark task
 builds a fresh :class:`Graph` from it, so operator state (script ``state``, windows, counters) lives
 for the task and sees events in input order. Emission order is Tremor's: depth first per input
-event, fan-out in link-declaration order.
+event, fan-out in link-declaration order; an operator failure ends its event (see ``Graph._run``).
 
 Ticks: an operator may also have ``tick(now_ns) -> [(port, event)]`` (windowed selects,
 ``generic::batch``). :meth:`Graph.tick` calls it on every such node in topological order (ties in
@@ -27,6 +27,7 @@ from .errors import NO_STATE, TremorError
 __all__ = [
     "END_OF_INPUT",
     "Event",
+    "Failure",
     "Graph",
     "GraphSpec",
     "NodeSpec",
@@ -66,6 +67,13 @@ class Event:
         if not self.is_batch:
             return [self.value]
         return [item["data"]["value"] for item in self.value]
+
+
+class Failure(Event):
+    """An operator's failure (Tremor's ``Err`` from ``on_event``), output on port ``error``; a
+    script's own ``emit … => "error"`` is an ordinary event and does not end anything."""
+
+    __slots__ = ()
 
 
 Output = tuple[str, Event]
@@ -138,24 +146,45 @@ class Graph:
         for node in self.tick_order:
             for out_port, produced in self.ops[node].tick(now):  # type: ignore[attr-defined]
                 for dst_node, dst_port in self.links.get((node, out_port), ()):
-                    self._deliver(dst_node, dst_port, produced, collected)
+                    collected.extend(self._run(dst_node, dst_port, produced))
         return collected
 
     def push(self, stream: str, event: Event) -> list[tuple[str, Any]]:
         """Feed ``event`` into input stream ``stream``; return ``(output_name, value)`` pairs in
         Tremor's emission order."""
-        collected: list[tuple[str, Any]] = []
-        self._deliver(stream, "in", event, collected)
-        return collected
+        return self._run(stream, "in", event)
 
-    def _deliver(self, node: str, port: str, event: Event, out: list[tuple[str, Any]]) -> None:
-        if node in self.output_set:
-            name = self.spec.output_ports.get(node, node)
-            out.extend((name, value) for value in event.values())
-            return
-        for out_port, produced in self.ops[node].process(port, event):
-            for dst_node, dst_port in self.links.get((node, out_port), ()):
-                self._deliver(dst_node, dst_port, produced, out)
+    def _run(self, node: str, port: str, event: Event) -> list[tuple[str, Any]]:
+        """Tremor's executable graph: a stack of ``(node, port, event)`` (fan-out pushed in link
+        order, so the last link runs first), outputs collected in that order and reversed at the
+        end (giving depth-first, link-order emission). An operator failure (a :class:`Failure`
+        output: Tremor's ``Err``) clears the stack: branches not yet run never see the event,
+        the outputs already collected are kept as they stand (unreversed, as Tremor's query
+        harness records them), then the error is delivered. Invariant: one error per event."""
+        returns: list[tuple[str, Event]] = []
+        stack = [(node, port, event)]
+        while stack:
+            node, port, event = stack.pop()
+            if node in self.output_set:
+                returns.append((self.spec.output_ports.get(node, node), event))
+                continue
+            outputs = self.ops[node].process(port, event)
+            failure = next((ev for _, ev in outputs if isinstance(ev, Failure)), None)
+            if failure is not None:
+                done = [(name, value) for name, ev in returns for value in ev.values()]
+                return done + self._failed(node, failure)
+            for out_port, produced in outputs:
+                for dst_node, dst_port in self.links.get((node, out_port), ()):
+                    stack.append((dst_node, dst_port, produced))
+        return [(name, value) for name, ev in reversed(returns) for value in ev.values()]
+
+    def _failed(self, node: str, error: Event) -> list[tuple[str, Any]]:
+        """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
+        out: list[tuple[str, Any]] = []
+        error = Event(error.value, error.meta, error.ingest_ns, error.origin_uri)
+        for dst_node, dst_port in self.links.get((node, "error"), ()):
+            out.extend(self._run(dst_node, dst_port, error))
+        return out
 
 
 def _topological(spec: GraphSpec) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .context import EventContext
-from .graph import Event, Output
+from .graph import Event, Failure, Output
 from .jsonio import canonical_json
 from .values import type_name
 from .windows import (
@@ -45,7 +45,8 @@ class GroupSpec:
 @dataclass(frozen=True)
 class SelectSpec:
     """Everything a select needs; ``aggr_args`` evaluates all aggregate arguments of one event
-    as a list of lists (one per aggregate, in ``aggregates`` order)."""
+    as a list of lists (one per aggregate, in ``aggregates`` order); ``error_spans`` (the
+    statement and its ``group by``, else the statement twice) locate the max_groups error."""
 
     target: Code
     where: Code | None = None
@@ -55,6 +56,7 @@ class SelectSpec:
     aggregates: tuple[str, ...] = ()
     aggr_args: Code | None = None
     args: Any = None
+    error_spans: tuple[tuple[int, int], tuple[int, int]] | None = None  # select, group by
 
 
 def _bool(value: Any, code: Code, what: str) -> bool:
@@ -111,7 +113,9 @@ class SelectOperator(Sink):
         except RenderedError as err:
             error = {"error": err.text, "event": event.value}
             self._out = []  # Tremor discards the event's partial outputs on error
-            self._out.append(("error", Event(error, event.meta, event.ingest_ns, event.origin_uri)))
+            self._out.append(
+                ("error", Failure(error, event.meta, event.ingest_ns, event.origin_uri))
+            )
         return self._out
 
     def tick(self, now: int) -> list[Output]:
@@ -129,7 +133,7 @@ class SelectOperator(Sink):
                     self.groups.pop(key, None)
             except RenderedError as err:
                 error = {"error": err.text, "event": None}
-                self._out.append(("error", Event(error, {}, now)))
+                self._out.append(("error", Failure(error, {}, now)))
         return self._out
 
     def _ctx_for(self, event: Event, group: Any = None, window: Any = None) -> EventContext:
@@ -155,20 +159,37 @@ class SelectOperator(Sink):
                 self._windowed(event, group)
 
     def _windowed(self, event: Event, group: list[Any]) -> None:
+        """Tremor's order: a new group first takes the event; only if it then stays open is the
+        group limit checked (the error aborts the event, the group is not kept)."""
         key = group[-1]
         live = self.groups.get(key)
         ctx = self._ctx_for(event, group)
-        if live is None:
-            if self.max_groups is not None and len(self.groups) >= self.max_groups:
-                raise RenderedError(
-                    f"Error: Maxmimum amount of groups reached ({self.max_groups}). "
-                    f"Ignoring group {canonical_json(group[:-1])}"
-                )
-            live = _Group(group, new_frames(self.spec.windows, self.spec.aggregates))
-            self.groups[key] = live
         self._event, self._ctx = event, ctx
+        if live is not None:
+            if run_frames(live.frames, 0, event.value, event.meta, ctx, self):
+                self.groups.pop(key, None)
+            return
+        live = _Group(group, new_frames(self.spec.windows, self.spec.aggregates))
         if run_frames(live.frames, 0, event.value, event.meta, ctx, self):
-            self.groups.pop(key, None)
+            return
+        if self.max_groups is not None and len(self.groups) >= self.max_groups:
+            raise self._too_many_groups()
+        self.groups[key] = live
+
+    def _too_many_groups(self) -> RenderedError:
+        """Tremor's words (its typo and its group number, ``max_groups + 1``, included)."""
+        from .highlight import render
+
+        message = (
+            f"Maxmimum amount of groups reached ({self.max_groups}). "
+            f"Ignoring group [{self.max_groups + 1}]"
+        )
+        if self.spec.error_spans is None:
+            return RenderedError(f"Error: {message}")
+        outer, inner = self.spec.error_spans
+        return RenderedError(
+            render(self.spec.target.source, inner=inner, outer=outer, message=message)
+        )
 
     # Sink protocol (called by the frame chain) -----------------------------------------------
 

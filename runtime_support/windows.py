@@ -65,6 +65,16 @@ class Code:
             raise RenderedError(render_error(err, self.source, self.sites)) from None
         return value, state
 
+    def reply(self, event: Any, meta: Any, state: Any, ctx: EventContext) -> tuple[bool, Any, Any]:
+        """``(dropped, value, state)``: like :meth:`run`, also saying whether it ran ``drop``."""
+        from .script_rt import render_error
+
+        try:
+            port, value, _, state = self.entry(event, meta, state, ctx)
+        except TremorError as err:
+            raise RenderedError(render_error(err, self.source, self.sites)) from None
+        return port is None, value, state
+
     def fail(self, message: str, span: tuple[int, int]) -> RenderedError:
         """A rendered error at ``span`` of this code's source."""
         from .highlight import render
@@ -155,15 +165,17 @@ class Frame:
     def _reply(
         self, script: Code, span: tuple[int, int], event: Any, meta: Any, ctx: EventContext
     ) -> tuple[bool, bool]:
-        reply, self.state = script.run(event, meta, self.state, ctx)
+        dropped, reply, self.state = script.reply(event, meta, self.state, ctx)
+        if dropped:
+            raise script.fail("State based window didn't provide a boolean return", span)
         if type(reply) is bool:
             return reply, reply
         if type(reply) is list and all(type(b) is bool for b in reply):
             if len(reply) == 2:
                 return reply[0], reply[1]
             raise script.fail(
-                "A array return needs to be a two element array of booleans with the form "
-                "`[emit, include]`",
+                "An array as return value needs to be a two-element array of booleans with "
+                "the form `[emit, include]`",
                 span,
             )
         raise script.fail(

@@ -137,7 +137,7 @@ class ScriptGen(PatternGen):
         unset = self.rt("UNSET")
         sig = "".join(f", {p}={unset}" for p in params)
         head = [f"def {name}(ctx, site{sig}, *args):"]
-        head.append(f'{INDENT}"""{_doc(fn)}"""')
+        head.append(f"{INDENT}{_doc(fn)}")
         head.extend(self.prologue())
         if fn.varargs or _uses_args(fn):
             head.append(f"{INDENT}args = list(args)")
@@ -188,8 +188,12 @@ class ScriptGen(PatternGen):
 
 
 def _doc(fn: ast.FnDef) -> str:
+    """The docstring literal: user names are data, so anything unusual goes through repr()."""
     params = list(fn.params) + (["..."] if fn.varargs else [])
-    return f"Tremor fn {fn.name}({', '.join(params)})."
+    text = f"Tremor fn {fn.name}({', '.join(params)})."
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"""{text}"""'
+    return repr(text)
 
 
 def _uses_args(fn: ast.FnDef) -> bool:

@@ -105,6 +105,10 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
     if select.group is not None:
         parts.append(f"group={group_code(select.group, em)}")
     parts.append(f"args={select.args!r}")
+    if any(w.max_groups is not None for w in select.windows):
+        inner = select.group.span if select.group is not None else select.span
+        spans = ((select.span.start, select.span.end), (inner.start, inner.end))
+        parts.append(f"error_spans={spans!r}")
     name = em.fresh("SELECT").upper()
     em.blocks.append(f"{name} = SelectSpec({', '.join(parts)})\n")
     em.imports.add("runtime_support.select:SelectSpec")

@@ -171,11 +171,11 @@ class Window:
     kind: str  # "size", "interval" or "state"
     amount: Any
     script: Embedded | None = None
-    reply_span: tuple[int, int] | None = None  # the last item of the window script
+    reply_span: tuple[int, int] | None = None  # the window script (its errors point here)
     init_state: Constant | None = None
     max_groups: Constant | None = None
     tick_script: Embedded | None = None  # ``script from tick`` (state windows, runtime ticks)
-    tick_reply_span: tuple[int, int] | None = None  # the last item of the tick script
+    tick_reply_span: tuple[int, int] | None = None  # the tick script (its errors point here)
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
     def dump(self) -> str:
@@ -191,6 +191,7 @@ class Group:
     kind: str  # "set", "each" or "expr"
     code: Embedded | None = None
     items: tuple[Group, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

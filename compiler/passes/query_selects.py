@@ -109,9 +109,11 @@ def embedded(expr: S.Expr, scope: Scope) -> G.Embedded:
 def group_ir(group: Q.GroupBy, scope: Scope) -> G.Group:
     """The IR of a ``group by``."""
     if isinstance(group, Q.GroupSet):
-        return G.Group(kind="set", items=tuple(group_ir(item, scope) for item in group.items))
+        items = tuple(group_ir(item, scope) for item in group.items)
+        return G.Group(kind="set", items=items, span=group.span)
     kind = "each" if isinstance(group, Q.GroupEach) else "expr"
-    return G.Group(kind=kind, code=embedded(group.expr, scope))  # type: ignore[attr-defined]
+    code = embedded(group.expr, scope)  # type: ignore[attr-defined]
+    return G.Group(kind=kind, code=code, span=group.span)
 
 
 def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
@@ -133,15 +135,13 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
     script = reply = state = None
     if defn.script is not None:
         script = G.Embedded(script=embed(defn.script.items, wscope), source=wscope.source)
-        last = defn.script.items[-1]
-        reply = (last.span.start, last.span.end)
+        reply = (defn.script.span.start, defn.script.span.end)  # Tremor's error span: the script
     if defn.state is not None:
         state = G.Constant(value=const_value(defn.state, wscope, args, defn.state.span))
     tick = tick_reply = None
     for named in defn.named:  # only ``tick`` survives the checks; the last one wins
         tick = G.Embedded(script=embed(named.script.items, wscope), source=wscope.source)
-        tick_last = named.script.items[-1]
-        tick_reply = (tick_last.span.start, tick_last.span.end)
+        tick_reply = (named.script.span.start, named.script.span.end)
     return G.Window(
         name=target.name,
         kind=kind,

@@ -76,6 +76,7 @@ def discover(path: Path) -> list[Case]:
 
 
 def input_lines(case: Case) -> list[str]:
-    """The non-blank lines of the case's ``in`` file."""
+    """The non-blank lines of the case's ``in`` file, split at ``\\n`` only as Rust's ``lines()``
+    does (``splitlines()`` would also split a JSON string holding U+2028 or U+0085)."""
     text = case.read("in") or ""
-    return [line for line in text.splitlines() if line.strip()]
+    return [line.removesuffix("\r") for line in text.split("\n") if line.strip()]

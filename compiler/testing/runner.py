@@ -89,7 +89,7 @@ def run_data_case(case: Case) -> str:
     kind = kind_of(case.program)
     job = compile_source(read_source(case.program), kind).job
     emitted = run_job_on_lines(job, case.name, input_lines(case), ORIGINS.get(kind))
-    expected = [decode_json(line) for line in (case.read("out") or "").splitlines() if line.strip()]
+    expected = [decode_json(line) for line in (case.read("out") or "").split("\n") if line.strip()]
     return _compare_values([value for _, value in emitted], expected)
 
 
@@ -107,7 +107,7 @@ def run_runtime_error_case(case: Case) -> str:
     if kind == "query":
         outputs = [value for port, value in emitted if port != "error_log"]
         failures = [value for port, value in emitted if port == "error_log"]
-        wanted = [decode_json(ln) for ln in (case.read("out") or "").splitlines() if ln.strip()]
+        wanted = [decode_json(ln) for ln in (case.read("out") or "").split("\n") if ln.strip()]
         difference = _compare_values(outputs, wanted)
         if difference:
             return difference

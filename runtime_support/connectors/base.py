@@ -1,7 +1,8 @@
 """What every flow connector shares: its spec, the run context, the source and sink protocols.
 
-Sources are bounded in a batch job: each yields a DataFrame ``seq, value, ingest_ns`` (``value``
-is the decoded event as JSON text, ``seq`` its position in the source). Sinks receive values on
+Sources are bounded in a batch job: each yields a DataFrame ``seq, value, ingest_ns, origin``
+(``value`` is the decoded event as JSON text, ``seq`` its position in the source, ``origin`` the
+origin URI Tremor's connector of that kind sets, or null). Sinks receive values on
 the driver in Tremor's emission order.
 """
 
@@ -83,6 +84,13 @@ class Sink(Protocol):
     def close(self) -> None: ...
 
 
-def rows_frame(spark: Any, rows: list[tuple[int, str, int]]) -> Any:
-    """A ``seq, value, ingest_ns`` DataFrame from driver-side rows."""
-    return spark.createDataFrame(rows, ROW_SCHEMA)
+def rows_frame(spark: Any, rows: list[tuple[int, str, int]], origin: str | None = None) -> Any:
+    """A ``seq, value, ingest_ns, origin`` DataFrame from driver-side rows (one origin for all)."""
+    return with_origin(spark.createDataFrame(rows, ROW_SCHEMA), origin)
+
+
+def with_origin(df: Any, origin: str | None) -> Any:
+    """``df`` plus the ``origin`` column every event of a source carries (see origin.py)."""
+    from pyspark.sql import functions as F
+
+    return df.withColumn("origin", F.lit(origin).cast("string"))

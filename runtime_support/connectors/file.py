@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..codecs import codec_from, framing_from
-from .base import ConnectorSpec, RunContext
+from ..origin import encode_origin, hostname
+from .base import ConnectorSpec, RunContext, with_origin
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
 _JSON = "to_json(named_struct('v', value))"
@@ -59,7 +60,9 @@ class FileSource:
             df = df.select(F.expr(_QUOTE).alias("value"))
         df = df.withColumn("seq", F.monotonically_increasing_id())
         base = 0 if ctx.ingest_ns == "index" else ctx.start_ns
-        return df.select("seq", "value", (F.col("seq") + F.lit(base)).alias("ingest_ns"))
+        df = df.select("seq", "value", (F.col("seq") + F.lit(base)).alias("ingest_ns"))
+        # Tremor's file source: tremor-file://<hostname>/<path as configured> (one segment).
+        return with_origin(df, encode_origin("tremor-file", hostname(), None, [self.path]))
 
 
 class FileSink:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..jsonio import encode_json
+from ..origin import encode_origin, hostname
 from .base import ConnectorSpec, RunContext, rows_frame
 
 
@@ -33,4 +34,5 @@ class MetronomeSource:
             ns = start + (i + 1) * self.interval
             value = {"connector": "metronome", "ingest_ns": ns, "id": i}
             rows.append((i, encode_json(value), ns))
-        return rows_frame(spark, rows)
+        origin = encode_origin("tremor-metronome", hostname(), None, [str(self.interval)])
+        return rows_frame(spark, rows, origin)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..codecs import codec_from, framing_from
 from ..jsonio import encode_json
+from ..origin import encode_origin, hostname
 from .base import ConnectorSpec, RunContext, rows_frame
 
 
@@ -44,7 +45,7 @@ class StdioSource:
                 continue
             if keep:
                 rows.append((len(rows), encode_json(value), ctx.ingest(len(rows))))
-        return rows_frame(spark, rows)
+        return rows_frame(spark, rows, encode_origin("tremor-stdin", hostname(), None, []))
 
 
 class StdioSink:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import socket
 import time
 from typing import Any
-from urllib.parse import urlsplit
 
 from runtime_support.jsonio import canonical_json
+from runtime_support.origin import decode_origin, origin_string
 from runtime_support.stdlib import chash as _chash
 from runtime_support.stdlib._table import constant, native, want_int, want_str
 
@@ -53,14 +53,7 @@ def version() -> str:
 
 
 def _origin(ctx: Any) -> dict | None:
-    uri = getattr(ctx, "origin_uri", None)
-    if uri is None:
-        return None
-    if isinstance(uri, dict):
-        return uri
-    parts = urlsplit(str(uri))
-    path = [p for p in parts.path.split("/") if p]
-    return {"scheme": parts.scheme, "host": parts.hostname or "", "port": parts.port, "path": path}
+    return decode_origin(getattr(ctx, "origin_uri", None))
 
 
 def _origin_field(name: str) -> None:
@@ -86,11 +79,7 @@ def as_uri_record(ctx: Any) -> dict | None:
 def as_uri_string(ctx: Any) -> str | None:
     """The event origin as a URI string, or ``null``."""
     rec = _origin(ctx)
-    if rec is None:
-        return None
-    port = "" if rec.get("port") is None else f":{rec['port']}"
-    path = "/".join(rec.get("path") or [])
-    return f"{rec['scheme']}://{rec['host']}{port}/{path}"
+    return None if rec is None else origin_string(rec)
 
 
 def _slot_count(n: Any) -> int:
