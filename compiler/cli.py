@@ -156,6 +156,30 @@ def dbg_dot(file: Path) -> None:
     click.echo(ir_to_dot(checked.ir, title=file.name))
 
 
+@dbg.command("plan")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--after", help="print the plan after this phase ('all': after each phase)")
+def dbg_plan(file: Path, after: str | None) -> None:
+    """The Spark stages of FILE's job graph: members, partitioning and why (compiler/plan)."""
+    from .plan import PHASES, initial_plan, render, run_phases
+    from .pipeline import check_program
+
+    names = [name for name, _ in PHASES]
+    if after not in (None, "all", *names):
+        _fail(CompileError(f"Unknown phase `{after}`: expected all, {', '.join(names)}"))
+    try:
+        checked = check_program(read_source(file), kind_of(file))
+    except CompileError as err:
+        _fail(err)
+        return
+    steps = run_phases(initial_plan(checked.ir))
+    for name, plan in steps:
+        if after == "all":
+            click.echo(f"== after {name}\n{render(plan)}")
+        elif name == (after or names[-1]):
+            click.echo(render(plan))
+
+
 @dbg.command("lowering")
 @click.argument("file", type=click.Path(path_type=Path))
 def dbg_lowering(file: Path) -> None:

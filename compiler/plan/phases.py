@@ -1,0 +1,157 @@
+"""The planner's ordered phases, each a pure function from plan to plan (Beam's optimisation
+phases, without shared context): partition the edges, seed one stage per node, fuse, explain.
+
+Rules (the only ones):
+
+- an edge into a keyed node is ``hash(key)``, into a global node ``single``, else ``forward``;
+- a stage's root fixes its partitioning: keyed → hash, global → single, stateless → the
+  partitions of its inputs (``forward``), or ``source`` when it has no input;
+- :func:`can_fuse` (Flink's ``isChainable``): a stateless node whose inputs are all forward and
+  all come from one stage joins that stage. So stateful nodes are always stage roots, and a
+  fan-in from several stages starts a stage of its own.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import replace
+from typing import assert_never
+
+from ..ir.scope import Global, Keyed, Stateless, StateScope
+from .model import Forward, Hash, Partitioning, Plan, Single, Source, Stage
+
+Phase = Callable[[Plan], Plan]
+
+
+def _delivery(scope: StateScope) -> Partitioning:
+    """How a node with ``scope`` must receive its events."""
+    match scope:
+        case Keyed(key=key):
+            return Hash(key)
+        case Global():
+            return Single()
+        case Stateless():
+            return Forward()
+        case _:
+            assert_never(scope)
+
+
+def partition_edges(plan: Plan) -> Plan:
+    """Give each edge the partitioning its consumer's state scope needs."""
+    edges = tuple(
+        replace(e, partitioning=_delivery(plan.node(e.target[0]).scope)) for e in plan.edges
+    )
+    return replace(plan, edges=edges)
+
+
+def topological(plan: Plan) -> list[str]:
+    """Node names, producers first, ties (and any cycle's nodes) in IR order."""
+    order = {n.name: i for i, n in enumerate(plan.nodes)}
+    waiting = {n.name: 0 for n in plan.nodes}
+    for edge in plan.edges:
+        if edge.source[0] != edge.target[0]:
+            waiting[edge.target[0]] += 1
+    ready = [order[name] for name, count in waiting.items() if count == 0]
+    heapq.heapify(ready)
+    result: list[str] = []
+    while ready:
+        name = plan.nodes[heapq.heappop(ready)].name
+        result.append(name)
+        for edge in plan.edges:
+            if edge.source[0] == name and edge.target[0] != name:
+                waiting[edge.target[0]] -= 1
+                if waiting[edge.target[0]] == 0:
+                    heapq.heappush(ready, order[edge.target[0]])
+    placed = set(result)
+    return result + [n.name for n in plan.nodes if n.name not in placed]
+
+
+def _rooted(plan: Plan, name: str) -> Partitioning:
+    """The partitioning of a stage rooted at node ``name``."""
+    part = _delivery(plan.node(name).scope)
+    return Source() if isinstance(part, Forward) and not plan.inputs(name) else part
+
+
+def seed_stages(plan: Plan) -> Plan:
+    """One stage per node, in topological order, partitioned as its node's scope says."""
+    stages = (Stage(members=(n,), partitioning=_rooted(plan, n)) for n in topological(plan))
+    return replace(plan, stages=tuple(stages))
+
+
+def can_fuse(plan: Plan, name: str, where: dict[str, int]) -> int | None:
+    """The stage (index in ``where``) node ``name`` joins, or None when it starts a stage.
+
+    It joins when it is stateless, has inputs, all of them forward, all from one placed stage.
+    """
+    inputs = plan.inputs(name)
+    if not isinstance(plan.node(name).scope, Stateless) or not inputs:
+        return None
+    if any(not isinstance(e.partitioning, Forward) for e in inputs):
+        return None
+    stages = {where.get(e.source[0]) for e in inputs}
+    if len(stages) != 1 or None in stages:
+        return None
+    return stages.pop()
+
+
+def fuse_stages(plan: Plan) -> Plan:
+    """Greedily fuse, in stage order, every node :func:`can_fuse` allows into its producer's
+    stage (idempotent: a fused plan fuses to itself)."""
+    groups: list[list[str]] = []
+    parts: list[Partitioning] = []
+    where: dict[str, int] = {}
+    for stage in plan.stages:
+        for name in stage.members:
+            target = can_fuse(plan, name, where)
+            if target is None:
+                target = len(groups)
+                groups.append([])
+                parts.append(_rooted(plan, name))
+            groups[target].append(name)
+            where[name] = target
+    stages = tuple(Stage(members=tuple(g), partitioning=p) for g, p in zip(groups, parts))
+    return replace(plan, stages=stages)
+
+
+def explain_stages(plan: Plan) -> Plan:
+    """Record why each stage is partitioned as it is (from its root and its inputs)."""
+    where = plan.stage_index()
+    stages = []
+    for stage in plan.stages:
+        root = plan.node(stage.members[0])
+        feeding = sorted({where[e.source[0]] for e in plan.inputs(root.name)})
+        feeders = ", ".join(f"`{plan.stages[i].name}`" for i in feeding)
+        match root.scope:
+            case Keyed(key=key):
+                why = f"{root.noun} per group of `{key}`"
+            case Global(reason=reason):
+                why = f"{reason}, in one ordered partition"
+            case Stateless() if not feeding:
+                why = (
+                    "a source, runs on the reader's splits" if root.reads else "no input, no events"
+                )
+            case Stateless():
+                why = f"stateless, runs on the partitions of {feeders}"
+            case _:
+                assert_never(root.scope)
+        stages.append(replace(stage, why=f"{root.label}: {why}"))
+    return replace(plan, stages=tuple(stages))
+
+
+#: The planner, in order: ``(name, phase)``.
+PHASES: tuple[tuple[str, Phase], ...] = (
+    ("partition_edges", partition_edges),
+    ("seed_stages", seed_stages),
+    ("fuse_stages", fuse_stages),
+    ("explain_stages", explain_stages),
+)
+
+
+def run_phases(plan: Plan) -> list[tuple[str, Plan]]:
+    """The plan after each phase, in order (the last is the result)."""
+    steps = []
+    for name, phase in PHASES:
+        plan = phase(plan)
+        steps.append((name, plan))
+    return steps
