@@ -161,8 +161,8 @@ def dbg_dot(file: Path) -> None:
 @click.option("--after", help="print the plan after this phase ('all': after each phase)")
 def dbg_plan(file: Path, after: str | None) -> None:
     """The Spark stages of FILE's job graph: members, partitioning and why (compiler/plan)."""
-    from .plan import PHASES, initial_plan, render, run_phases
     from .pipeline import check_program
+    from .plan import PHASES, initial_plan, render, run_phases
 
     names = [name for name, _ in PHASES]
     if after not in (None, "all", *names):

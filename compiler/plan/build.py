@@ -63,7 +63,8 @@ def _errors(errors: tuple[tuple[str, str], ...], prefix: str) -> list[PlanNode]:
     """The error sink ``<prefix>@error_log`` when some select can fail, else nothing."""
     if not errors:
         return []
-    return [PlanNode(name=prefix + ERROR_LOG, label="output error_log", scope=Stateless())]
+    name = prefix + ERROR_LOG
+    return [PlanNode(name=name, label=f"output {name}", scope=Stateless())]
 
 
 def _error_edges(errors: tuple[tuple[str, str], ...], prefix: str) -> list[Edge]:
@@ -71,21 +72,21 @@ def _error_edges(errors: tuple[tuple[str, str], ...], prefix: str) -> list[Edge]
 
 
 def _node(node: G.GraphNode) -> PlanNode:
-    short = node.name
+    name = node.name
     match node:
-        case G.PortNode(port=port, direction="from"):
-            return PlanNode(name=short, label=f"input {port}", scope=node.scope, reads=True)
-        case G.PortNode(port=port):
-            return PlanNode(name=short, label=f"output {port}", scope=node.scope)
+        case G.PortNode(direction="from"):
+            return PlanNode(name=name, label=f"input {name}", scope=node.scope, reads=True)
+        case G.PortNode():
+            return PlanNode(name=name, label=f"output {name}", scope=node.scope)
         case G.SelectNode():
-            return PlanNode(name=short, label=f"select {short}", scope=node.scope, noun="windows")
+            return PlanNode(name=name, label=f"select {name}", scope=node.scope, noun="windows")
         case G.ScriptNode():
-            return PlanNode(name=short, label=f"script {short}", scope=node.scope)
+            return PlanNode(name=name, label=f"script {name}", scope=node.scope)
         case G.OperatorNode(kind=kind):
-            label = f"operator {short} ({kind})"
-            return PlanNode(name=short, label=label, scope=node.scope, noun=f"{kind} state")
+            label = f"operator {name} ({kind})"
+            return PlanNode(name=name, label=label, scope=node.scope, noun=f"{kind} state")
         case G.StreamNode():
-            return PlanNode(name=short, label=f"stream {short}", scope=node.scope)
+            return PlanNode(name=name, label=f"stream {name}", scope=node.scope)
         case _:
             raise AssertionError(f"unknown graph node {type(node).__name__}")
 
@@ -95,7 +96,7 @@ def _flow(flow: F.Flow) -> tuple[list[PlanNode], list[Edge]]:
     nodes = [
         PlanNode(
             name=prefix + c.alias,
-            label=f"connector {c.alias} ({c.kind})",
+            label=f"connector {prefix}{c.alias} ({c.kind})",
             scope=c.scope,
             reads="in" not in c.ports,
         )

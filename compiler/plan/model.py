@@ -132,7 +132,8 @@ def render(plan: Plan) -> str:
         lines = [f"node {n.name} | {n.label} | {describe(n.scope)}" for n in plan.nodes]
         lines += [f"link {_edge(e)} | {show_partitioning(e.partitioning)}" for e in plan.edges]
         return "\n".join(lines)
-    lines = [f"plan: {len(plan.nodes)} nodes in {len(plan.stages)} stages"]
+    count = len(plan.stages)
+    lines = [f"plan: {len(plan.nodes)} nodes in {count} stage{'s' if count != 1 else ''}"]
     for stage in plan.stages:
         why = f" | why: {stage.why}" if stage.why else ""
         lines.append(f"stage {stage.name} | {show_partitioning(stage.partitioning)}{why}")

@@ -110,7 +110,9 @@ def fuse_stages(plan: Plan) -> Plan:
                 parts.append(_rooted(plan, name))
             groups[target].append(name)
             where[name] = target
-    stages = tuple(Stage(members=tuple(g), partitioning=p) for g, p in zip(groups, parts))
+    stages = tuple(
+        Stage(members=tuple(g), partitioning=p) for g, p in zip(groups, parts, strict=True)
+    )
     return replace(plan, stages=stages)
 
 

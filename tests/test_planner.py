@@ -1,0 +1,195 @@
+"""The stage planner (compiler/plan): hand-written expected plans, the fusion rule on small
+hand-built graphs, purity and determinism of the phases, and totality over the corpus.
+
+Fixture format (tests/fixtures/plan/*.txt): lines before the first case are a comment; each case
+is ``=== <title>.<tremor|trickle|troy>``, the program, ``--- plan`` and the expected
+``tremorc dbg plan`` text, written by hand from the rules in compiler/plan/phases.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from compiler.ir.scope import Global, Keyed, Stateless
+from compiler.pipeline import check_program, kind_of
+from compiler.plan import PHASES, initial_plan, plan_of, render, run_phases, validate
+from compiler.plan.model import Edge, Forward, Hash, Plan, PlanNode, Single, Source
+from compiler.source import Source as Text
+
+from .paths import CONFORMANCE, ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures" / "plan"
+
+
+@dataclass(frozen=True)
+class Case:
+    title: str
+    program: str
+    expected: str
+
+
+def read_cases(path: Path) -> list[Case]:
+    """The cases of one fixture file (see the module docstring)."""
+    cases: list[Case] = []
+    title, program, expected, in_plan = "", [], [], False
+    for line in [*path.read_text(encoding="utf-8").splitlines(), "=== "]:
+        if line.startswith("=== "):
+            if title:
+                cases.append(Case(title, "\n".join(program) + "\n", "\n".join(expected).strip()))
+            title, program, expected, in_plan = line[4:].strip(), [], [], False
+        elif not title:
+            continue
+        elif line == "--- plan":
+            in_plan = True
+        else:
+            (expected if in_plan else program).append(line)
+    return cases
+
+
+CASES = [
+    pytest.param(case, id=f"{path.stem}: {case.title}")
+    for path in sorted(FIXTURES.glob("*.txt"))
+    for case in read_cases(path)
+]
+
+
+def _ir(text: str, name: str):
+    return check_program(Text(name=name, text=text), kind_of(Path(name))).ir
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fixture(case: Case) -> None:
+    plan = plan_of(_ir(case.program, case.title))
+    assert validate(plan) == []
+    assert render(plan) == case.expected
+
+
+def test_fixture_files_cover_the_brief() -> None:
+    stems = {p.stem for p in FIXTURES.glob("*.txt")}
+    assert {"stateless", "keyed", "script_state", "mixed", "flow"} <= stems
+    assert len(CASES) >= 9
+
+
+def _plan(*nodes: tuple[str, object], edges: tuple[tuple[str, str], ...]) -> Plan:
+    """A hand-built plan: ``(name, scope)`` nodes, ``a -> b`` edges from ``out`` to ``in``."""
+    return Plan(
+        nodes=tuple(PlanNode(name=n, label=n, scope=s) for n, s in nodes),
+        edges=tuple(Edge(source=(a, "out"), target=(b, "in")) for a, b in edges),
+    )
+
+
+def _staged(plan: Plan) -> Plan:
+    return run_phases(plan)[-1][1]
+
+
+def _stages(plan: Plan) -> list[tuple[tuple[str, ...], object]]:
+    return [(s.members, s.partitioning) for s in _staged(plan).stages]
+
+
+def test_keyed_after_keyed_is_a_new_stage_even_on_the_same_key() -> None:
+    """Flink: every keyed edge is a boundary (a shuffle), fusion is for stateless nodes only."""
+    plan = _plan(
+        ("src", Stateless()),
+        ("a", Keyed(key="k")),
+        ("b", Keyed(key="k")),
+        ("c", Stateless()),
+        edges=(("src", "a"), ("a", "b"), ("b", "c")),
+    )
+    assert _stages(plan) == [(("src",), Source()), (("a",), Hash("k")), (("b", "c"), Hash("k"))]
+
+
+def test_global_roots_and_diamonds() -> None:
+    """A diamond whose branches stay in one stage fuses; a global node is always a root."""
+    plan = _plan(
+        ("src", Stateless()),
+        ("l", Stateless()),
+        ("r", Stateless()),
+        ("join", Stateless()),
+        ("count", Global(reason="counter")),
+        edges=(("src", "l"), ("src", "r"), ("l", "join"), ("r", "join"), ("join", "count")),
+    )
+    assert _stages(plan) == [(("src", "l", "r", "join"), Source()), (("count",), Single())]
+
+
+def test_fan_in_from_two_stages_runs_forward() -> None:
+    plan = _plan(
+        ("a", Stateless()),
+        ("b", Stateless()),
+        ("m", Stateless()),
+        edges=(("a", "m"), ("b", "m")),
+    )
+    assert _stages(plan) == [(("a",), Source()), (("b",), Source()), (("m",), Forward())]
+
+
+def test_a_cycle_is_planned_totally() -> None:
+    """No node is lost when links form a cycle: its first node in IR order roots a stage
+    (its input is not placed yet) and the stateless rest of the cycle joins it."""
+    plan = _plan(
+        ("a", Stateless()),
+        ("b", Stateless()),
+        edges=(("a", "b"), ("b", "a")),
+    )
+    staged = _staged(plan)
+    assert validate(staged) == []
+    assert [(s.members, s.partitioning) for s in staged.stages] == [(("a", "b"), Forward())]
+
+
+def test_phases_are_pure_and_fusion_is_idempotent() -> None:
+    ir = _ir(read_cases(FIXTURES / "mixed.txt")[0].program, "mixed.trickle")
+    start = initial_plan(ir)
+    first = run_phases(start)
+    assert initial_plan(ir) == start  # the input plan is untouched (frozen, rebuilt equal)
+    assert run_phases(start) == first
+    fused = dict(first)["fuse_stages"]
+    assert dict(PHASES)["fuse_stages"](fused) == fused
+    assert [name for name, _ in first] == [name for name, _ in PHASES]
+
+
+def _corpus_programs() -> list[Path]:
+    programs = []
+    for category in ("queries", "flows"):
+        for case in sorted((CONFORMANCE / category).iterdir()):
+            programs += sorted(case.glob("*.trickle")) + sorted(case.glob("*.troy"))
+    return programs
+
+
+def test_every_corpus_program_plans_totally() -> None:
+    """Every checked queries/flows program plans; every node lands in exactly one stage;
+    stateful nodes are stage roots partitioned as their scope says."""
+    programs = _corpus_programs()
+    assert len(programs) >= 50
+    for path in programs:
+        plan = plan_of(check_program(Text.from_path(path), kind_of(path)).ir)
+        assert validate(plan) == [], path
+        for stage in plan.stages:
+            for member in stage.members[1:]:
+                assert isinstance(plan.node(member).scope, Stateless), (path, member)
+            assert stage.why, (path, stage.name)
+
+
+def test_dbg_plan_is_deterministic_across_hash_seeds(tmp_path: Path) -> None:
+    """``tremorc dbg plan`` prints the same bytes in processes with different hash seeds."""
+    path = tmp_path / "mixed.trickle"
+    path.write_text(read_cases(FIXTURES / "mixed.txt")[0].program, encoding="utf-8")
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        run = subprocess.run(
+            [sys.executable, "-m", "compiler", "dbg", "plan", str(path), "--after", "all"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
+    text = outputs.pop()
+    assert [line for line in text.splitlines() if line.startswith("== ")] == [
+        f"== after {name}" for name, _ in PHASES
+    ]
