@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from compiler.cli import cli
 from compiler.ir.scope import Global, Keyed, Stateless
 from compiler.pipeline import check_program, kind_of
 from compiler.plan import PHASES, initial_plan, plan_of, render, run_phases, validate
@@ -152,25 +154,41 @@ def test_phases_are_pure_and_fusion_is_idempotent() -> None:
 
 
 def _corpus_programs() -> list[Path]:
+    """The corpus queries/flows programs and every golden program (the windowed ones too)."""
     programs = []
     for category in ("queries", "flows"):
         for case in sorted((CONFORMANCE / category).iterdir()):
             programs += sorted(case.glob("*.trickle")) + sorted(case.glob("*.troy"))
-    return programs
+    return programs + sorted((ROOT / "golden").glob("*/*/input.*"))
+
+
+def _check_sound(plan: Plan, where: object) -> None:
+    """Stateful nodes are roots partitioned as their scope says; stateless members follow a
+    root; edges between stages go forward in stage order (the programs are acyclic)."""
+    assert validate(plan) == [], where
+    expected = {Keyed: Hash, Global: Single}
+    for stage in plan.stages:
+        root = plan.node(stage.members[0])
+        if type(root.scope) in expected:
+            assert type(stage.partitioning) is expected[type(root.scope)], (where, stage.name)
+        for member in stage.members[1:]:
+            assert isinstance(plan.node(member).scope, Stateless), (where, member)
+        assert stage.why.startswith(root.label + ": "), (where, stage.name)
+    index = plan.stage_index()
+    for edge in plan.edges:
+        assert index[edge.source[0]] <= index[edge.target[0]], (where, edge)
 
 
 def test_every_corpus_program_plans_totally() -> None:
-    """Every checked queries/flows program plans; every node lands in exactly one stage;
-    stateful nodes are stage roots partitioned as their scope says."""
+    """Every queries/flows program and golden program plans, soundly, keyed ones included."""
     programs = _corpus_programs()
-    assert len(programs) >= 50
+    assert len(programs) >= 60
+    kinds: set[type] = set()
     for path in programs:
         plan = plan_of(check_program(Text.from_path(path), kind_of(path)).ir)
-        assert validate(plan) == [], path
-        for stage in plan.stages:
-            for member in stage.members[1:]:
-                assert isinstance(plan.node(member).scope, Stateless), (path, member)
-            assert stage.why, (path, stage.name)
+        _check_sound(plan, path)
+        kinds |= {type(s.partitioning) for s in plan.stages}
+    assert kinds == {Source, Forward, Hash, Single}
 
 
 def test_dbg_plan_is_deterministic_across_hash_seeds(tmp_path: Path) -> None:
@@ -193,3 +211,20 @@ def test_dbg_plan_is_deterministic_across_hash_seeds(tmp_path: Path) -> None:
     assert [line for line in text.splitlines() if line.startswith("== ")] == [
         f"== after {name}" for name, _ in PHASES
     ]
+
+
+def test_dbg_plan_after_a_phase_and_errors(tmp_path: Path) -> None:
+    """``--after PHASE`` prints that phase's plan; an unknown phase or a bad program is a
+    rendered error with exit code 1, never a traceback."""
+    path = tmp_path / "keyed.trickle"
+    path.write_text(read_cases(FIXTURES / "keyed.txt")[0].program, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["dbg", "plan", str(path), "--after", "partition_edges"])
+    assert result.exit_code == 0, result.output
+    assert "link in/out -> #select1/in | hash(event.host)\n" in result.output
+    assert "link #select1/out -> out/in | forward\n" in result.output
+    result = CliRunner().invoke(cli, ["dbg", "plan", str(path), "--after", "lift"])
+    assert result.exit_code == 1
+    assert "Unknown phase `lift`" in result.output and "Traceback" not in result.output
+    path.write_text("select from in into out;\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["dbg", "plan", str(path)])
+    assert result.exit_code == 1 and "Error" in result.output and "Traceback" not in result.output

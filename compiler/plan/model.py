@@ -48,7 +48,11 @@ Partitioning = Source | Forward | Hash | Single
 
 
 def show_partitioning(part: Partitioning) -> str:
-    """``source``, ``forward``, ``hash(<key>)`` or ``single``."""
+    """``source``, ``forward``, ``hash(<key>)`` or ``single``.
+
+    >>> show_partitioning(Hash("each(event.host)"))
+    'hash(each(event.host))'
+    """
     match part:
         case Source():
             return "source"
