@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
+from compiler.ir import ScriptGraph
 from compiler.ir.scope import Global, Keyed, Stateless
 from compiler.pipeline import check_program, kind_of
 from compiler.plan import PHASES, initial_plan, plan_of, render, run_phases, validate
@@ -228,3 +229,19 @@ def test_dbg_plan_after_a_phase_and_errors(tmp_path: Path) -> None:
     path.write_text("select from in into out;\n", encoding="utf-8")
     result = CliRunner().invoke(cli, ["dbg", "plan", str(path)])
     assert result.exit_code == 1 and "Error" in result.output and "Traceback" not in result.output
+
+
+def test_script_ports_named_like_the_graph_nodes() -> None:
+    """Emit ports ``in``, ``script`` and ``in_port`` still give unique nodes."""
+    ir = ScriptGraph(ports=("out", "err", "in", "script", "in_port"), stateful=False)
+    plan = plan_of(ir)
+    assert validate(plan) == []
+    assert plan.stages[0].members == (
+        "in",
+        "script",
+        "out",
+        "err",
+        "in_port",
+        "script_port",
+        "in_port_port",
+    )

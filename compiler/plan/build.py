@@ -38,8 +38,13 @@ def initial_plan(ir: ScriptGraph | PipelineGraph | Deployment) -> Plan:
 
 
 def _script(ir: ScriptGraph) -> Plan:
-    """``in → script → port``; a port called ``in`` or ``script`` gets a ``_port`` suffix."""
-    sinks = {port: port + "_port" if port in ("in", "script") else port for port in ir.ports}
+    """``in → script → port``; a port whose name is taken gets ``_port`` suffixes."""
+    sinks: dict[str, str] = {}
+    for port in ir.ports:
+        sink = port
+        while sink in ("in", "script", *sinks.values()):
+            sink += "_port"
+        sinks[port] = sink
     nodes = [
         PlanNode(name="in", label="input in", scope=Stateless(), reads=True),
         PlanNode(name="script", label="script", scope=ir.scope),
