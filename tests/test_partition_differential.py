@@ -77,11 +77,16 @@ def _query_job(case: Case) -> str:
 
 def _collect(outputs: dict[str, Any]) -> dict[str, list[tuple[int, int, str]]]:
     """Per port, ``(seq, sub, value)`` rows sorted by ``(seq, sub)``."""
-    collected = {}
-    for port, frame in outputs.items():
-        rows = frame.select("seq", "sub", "value").collect()
-        collected[port] = sorted(((r.seq, r.sub, r.value) for r in rows), key=lambda r: r[:2])
-    return collected
+    from pyspark.sql import functions as F
+
+    tagged = [f.select(F.lit(p).alias("port"), "seq", "sub", "value") for p, f in outputs.items()]
+    union = tagged[0]
+    for frame in tagged[1:]:
+        union = union.unionByName(frame)
+    collected: dict[str, list[tuple[int, int, str]]] = {port: [] for port in outputs}
+    for r in union.collect():  # one Spark job per run
+        collected[r.port].append((r.seq, r.sub, r.value))
+    return {port: sorted(rows, key=lambda r: r[:2]) for port, rows in collected.items()}
 
 
 def _run(spark: Any, job: str, name: str, inputs: dict[str, Any], parts: int) -> dict:
