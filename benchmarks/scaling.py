@@ -150,14 +150,21 @@ def row(label: str, events: int, one: float, two: float) -> str:
     return f"{label:22s} {events:>10,} {one:8.2f} {two:8.2f} {one / two:7.2f}x {per_core}"
 
 
-def report(events: int, results: dict[str, dict[str, dict[str, float]]]) -> None:
-    """Print the table: the generated job, the native job, and their ratio per core count."""
-    head = f"{'pipeline':22s} {'events':>10} {'1 core s':>8} {'2 core s':>8} {'speedup':>8}"
-    print(f"{head} {'ev/s/core@1':>11} {'ev/s/core@2':>11}")
-    for name, by_master in results.items():
-        one, two = by_master[MASTERS[0]], by_master[MASTERS[1]]
-        print(row(name, events, one["tremorc"], two["tremorc"]))
-        print(row(f"  native ({name})", events, one["native"], two["native"]))
+HEADER = (
+    f"{'pipeline':22s} {'events':>10} {'1 core s':>8} {'2 core s':>8} {'speedup':>8} "
+    f"{'ev/s/core@1':>11} {'ev/s/core@2':>11}"
+)
+
+
+def report(name: str, events: int, by_master: dict[str, dict[str, float]]) -> None:
+    """Print one pipeline's lines: the generated job, then the native one."""
+    one, two = by_master[MASTERS[0]], by_master[MASTERS[1]]
+    print(row(name, events, one["tremorc"], two["tremorc"]))
+    print(row(f"  native ({name})", events, one["native"], two["native"]), flush=True)
+
+
+def report_ratios(results: dict[str, dict[str, dict[str, float]]]) -> None:
+    """Print the generated job's seconds over the native job's, per core count."""
     print("\ntremorc / native seconds (comparable, not identical semantics; see scale/native.py)")
     for name, by_master in results.items():
         ratios = [by_master[m]["tremorc"] / by_master[m]["native"] for m in MASTERS]
@@ -183,10 +190,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.repeat} after a warm-up; load: {os.getloadavg()[0]:.2f}",
             flush=True,
         )
-        results = {
-            name: {m: spawn(m, name, path, args.repeat) for m in MASTERS} for name in args.only
-        }
-    report(args.events, results)
+        print(HEADER, flush=True)
+        results = {}
+        for name in args.only:
+            results[name] = {m: spawn(m, name, path, args.repeat) for m in MASTERS}
+            report(name, args.events, results[name])
+    report_ratios(results)
     return 0
 
 
