@@ -1,12 +1,13 @@
-"""Run a pipeline graph over Spark DataFrames with Arrow-batched Python (``mapInArrow``).
+"""Spark glue of a job's plan: the input columns, the per-partition ``mapInArrow`` mapper that
+runs a pipeline graph over Arrow batches, and the emission-order union of the outputs. The plan
+itself (partitioning, ordering, the stage, the per-port outputs) is rendered in each job.
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
-(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Output: one
-DataFrame per output name with columns ``value`` (JSON text), ``seq`` and ``sub``; ordering by
-``(seq, sub)`` gives Tremor's emission order for a single input stream.
+(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). The mapper's rows
+are :data:`OUTPUT_SCHEMA`; ordering by ``(seq, sub)`` gives Tremor's emission order.
 
-End of input: a stateful graph gets one final tick (``now`` = u64::MAX) after the last event of
-its partition, unless ``flush_at_end`` is off; its outputs get ``seq`` = last input seq + 1.
+End of input: with ``flush_at_end`` the mapper sends one final tick (``now`` = u64::MAX) after
+the last event of its partition; its outputs get ``seq`` = last input seq + 1.
 """
 
 from __future__ import annotations
@@ -16,14 +17,12 @@ from typing import Any
 
 from .graph import END_OF_INPUT, Graph, GraphSpec, run_events
 from .jsonio import decode_json, encode_json
-from .native import apply_native_prefilter
 
 __all__ = [
     "OUTPUT_SCHEMA",
+    "event_columns",
     "make_mapper",
     "ordered_union",
-    "prepare_inputs",
-    "run_graph",
 ]
 
 OUTPUT_SCHEMA = "seq long, sub int, port string, value string"
@@ -123,63 +122,29 @@ def _arrow_schema():
     )
 
 
-def prepare_inputs(inputs: dict[str, Any], streams: tuple[str, ...]):
-    """Union the input DataFrames into ``stream, seq, value, ingest_ns`` (missing columns are
-    derived: ``seq`` from the DataFrame's own order, ``ingest_ns`` null)."""
+EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string"
+
+
+def event_columns(spark: Any, df: Any):
+    """``df`` as the columns a job's plan reads: ``seq, value, ingest_ns, origin`` (missing ones
+    derived: ``seq`` from the DataFrame's own order, ``ingest_ns`` and ``origin`` null); an
+    absent stream (``None``) is an empty DataFrame."""
     from pyspark.sql import functions as F
 
-    frames = []
-    for stream in streams:
-        if stream not in inputs:
-            continue
-        df = inputs[stream]
-        if "seq" not in df.columns:
-            df = df.withColumn("seq", F.monotonically_increasing_id())
-        if "ingest_ns" not in df.columns:
-            df = df.withColumn("ingest_ns", F.lit(None).cast("long"))
-        if "origin" not in df.columns:
-            df = df.withColumn("origin", F.lit(None).cast("string"))
-        frames.append(
-            df.select(
-                F.lit(stream).alias("stream"),
-                F.col("seq").cast("long").alias("seq"),
-                F.col("value").cast("string").alias("value"),
-                F.col("ingest_ns").cast("long").alias("ingest_ns"),
-                F.col("origin").cast("string").alias("origin"),
-            )
-        )
-    if not frames:
-        raise ValueError(f"no input DataFrame for any of the streams {', '.join(streams)}")
-    result = frames[0]
-    for frame in frames[1:]:
-        result = result.unionByName(frame)
-    return result
-
-
-def run_graph(spec: GraphSpec, inputs: dict[str, Any], flush_at_end: bool = True) -> dict[str, Any]:
-    """Run ``spec`` over ``inputs``; return one DataFrame per output name.
-
-    A stateful graph runs in one ordered partition (Tremor's single-threaded semantics) and, with
-    ``flush_at_end``, gets a final tick at u64::MAX after its last event (open interval windows,
-    ``script from tick`` windows and timed batches flush); a stateless one keeps the input
-    partitioning and has nothing to flush.
-    """
-    from pyspark import StorageLevel
-    from pyspark.sql import functions as F
-
-    df = prepare_inputs(inputs, spec.inputs)
-    # Native lowering (runtime_support/native.py): no-op unless the job attached a pre-filter.
-    df = apply_native_prefilter(spec, df)
-    if spec.stateful:
-        df = df.repartition(1)
-    df = df.sortWithinPartitions("seq", "stream")
-    result = df.mapInArrow(
-        make_mapper(spec, flush_at_end and spec.stateful), OUTPUT_SCHEMA
-    ).persist(StorageLevel.MEMORY_AND_DISK)
-    names = sorted({spec.output_ports.get(o, o) for o in spec.outputs} | {"err"})
-    return {
-        name: result.filter(F.col("port") == name).select("value", "seq", "sub") for name in names
-    }
+    if df is None:
+        return spark.createDataFrame([], EVENT_SCHEMA)
+    if "seq" not in df.columns:
+        df = df.withColumn("seq", F.monotonically_increasing_id())
+    if "ingest_ns" not in df.columns:
+        df = df.withColumn("ingest_ns", F.lit(None).cast("long"))
+    if "origin" not in df.columns:
+        df = df.withColumn("origin", F.lit(None).cast("string"))
+    return df.select(
+        F.col("seq").cast("long").alias("seq"),
+        F.col("value").cast("string").alias("value"),
+        F.col("ingest_ns").cast("long").alias("ingest_ns"),
+        F.col("origin").cast("string").alias("origin"),
+    )
 
 
 def ordered_union(outputs: dict[str, Any]):

@@ -98,14 +98,14 @@ def test_size_windows_ignore_ticks() -> None:
 
 @pytest.mark.spark
 def test_jobs_flush_at_end_unless_told_not_to(spark) -> None:
-    from runtime_support.spark_exec import ordered_union, run_graph
+    from runtime_support.spark_exec import ordered_union
 
-    spec = _graph(INTERVAL)
+    module = load_job(_job(INTERVAL), "t")
     rows = [(i, f'{{"g":0,"x":{i}}}', i) for i in range(5)]
     df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
 
     def values(flush: bool) -> list[str]:
-        out = ordered_union(run_graph(spec, {"in": df}, flush_at_end=flush))
+        out = ordered_union(module.run_pipeline(spark, {"in": df}, flush_at_end=flush))
         return [row.value for row in out.collect()]
 
     assert values(False) == ['{"g":0,"xs":[0,1,2]}']

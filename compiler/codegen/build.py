@@ -10,13 +10,15 @@ from __future__ import annotations
 from ..ast import script as S
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
 from ..source import Source
-from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
+from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from .job import JobParts, render_job
 
 SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
 
 
-def build_script_job(script: S.Script, facts: ScriptGraph, source: Source, job_name: str) -> str:
+def build_script_job(
+    script: S.Script, facts: ScriptGraph, source: Source, job_name: str, native: bool = False
+) -> str:
     """The job for a standalone ``.tremor`` file."""
     from .pyscript import generate_script
 
@@ -24,9 +26,11 @@ def build_script_job(script: S.Script, facts: ScriptGraph, source: Source, job_n
     ports = facts.ports
     node = NodeCode(
         name="script",
-        factory=f"partial(script_operator, {generated.entry}, SOURCE, SCRIPT_SITES)",
+        factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
         stateful=facts.stateful,
+        why="the script keeps `state`" if facts.stateful else "",
     )
+    assert generated.entry == "script_run", "the factory names the entry function"
     links = ((("in", "out"), ("script", "in")),) + tuple(
         (("script", port), (output_node(port), "in")) for port in ports
     )
@@ -37,34 +41,41 @@ def build_script_job(script: S.Script, facts: ScriptGraph, source: Source, job_n
         sources=(("SOURCE", repr(source.text)), ("SCRIPT_SITES", repr(generated.sites))),
         blocks=(generated.code,),
         graph=graph,
+        plan=plan_context(streams=("in",), output_ports=ports, nodes=(node,)),
+        native=native,
     )
     return render_job(parts, job_name)
 
 
 def build_job(checked: Checked, source: Source, job_name: str) -> str:
-    """Dispatch on the program kind (then add the native pre-filter when that mode is on)."""
+    """Dispatch on the program kind; with native lowering on (``TREMORC_NATIVE=1``), events a
+    script or query provably drops are removed in the JVM before ``mapInArrow``."""
     tree, kind = checked.tree, checked.kind
+    if kind == "deploy":
+        from .deploy import build_deploy_job
+
+        assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
+        return build_deploy_job(checked.ir, source, job_name)
+    plan = _native_plan(checked)
     if kind == "script":
         assert isinstance(tree, S.Script) and isinstance(checked.ir, ScriptGraph)
-        return _with_native(checked, build_script_job(tree, checked.ir, source, job_name))
-    if kind == "query":
+        job = build_script_job(tree, checked.ir, source, job_name, native=plan is not None)
+    else:
         from .query import build_query_job
 
         assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
-        return _with_native(checked, build_query_job(checked.ir, source, job_name))
-    from .deploy import build_deploy_job
+        job = build_query_job(checked.ir, source, job_name, native=plan is not None)
+    if plan is None:
+        return job
+    from ..lowering.attach import attach_prefilter
 
-    assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
-    return build_deploy_job(checked.ir, source, job_name)
+    return attach_prefilter(job, "in", plan)
 
 
-def _with_native(checked: Checked, job: str) -> str:
-    """Native lowering (helper H, ``compiler/lowering``): with ``TREMORC_NATIVE=1``, events the
-    program provably drops are removed in the JVM before ``mapInArrow``; otherwise ``job``."""
-    from ..lowering.attach import attach_prefilter, native_enabled
+def _native_plan(checked: Checked) -> object:
+    """Native lowering (``compiler/lowering``): the drop predicate, or None when that mode is
+    off or nothing can be dropped natively."""
+    from ..lowering.attach import native_enabled
     from ..lowering.prefilter import native_drop_plan
 
-    if not native_enabled():
-        return job
-    plan = native_drop_plan(checked.ir)
-    return job if plan is None else attach_prefilter(job, "in", plan)
+    return native_drop_plan(checked.ir) if native_enabled() else None

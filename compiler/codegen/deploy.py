@@ -13,15 +13,21 @@ from dataclasses import dataclass, field
 
 from ..ir import flow as F
 from ..source import Source
-from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
+from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from .job import render_template
 from .query import compile_pipeline
+from .query_select import Emitter
 
 FLOW_IMPORTS = (
     "runtime_support.connectors:ConnectorSpec",
     "runtime_support.flow:FlowSpec",
     "runtime_support.flow:flow_main",
-    "runtime_support.spark_exec:run_graph",
+)
+RUN_DOC = (
+    "Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams\n"
+    "    to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,\n"
+    "    ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event\n"
+    "    flushes open windows and timed batches."
 )
 
 Link = tuple[tuple[str, str], tuple[str, str]]
@@ -39,14 +45,14 @@ class _Job:
     connectors: list[str] = field(default_factory=list)
     inputs: list[tuple[int, str, str]] = field(default_factory=list)
     outputs: list[tuple[str, int, str]] = field(default_factory=list)
-    pipelines: int = 0
+    emitter: Emitter = field(default_factory=Emitter)
+    described: list[str] = field(default_factory=list)  # connector summaries, by index
 
 
 def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
-    job.pipelines += 1
-    code = compile_pipeline(pipeline.graph, prefix=f"p{job.pipelines}")
+    code = compile_pipeline(pipeline.graph, job.emitter)
     job.imports.update(code.imports)
-    job.sources.extend(code.sources)
+    job.sources[:] = code.sources
     job.blocks.extend(code.blocks)
     job.nodes.extend(code.nodes)
     job.links.extend(code.links)
@@ -64,7 +70,28 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
     )
     if text not in job.connectors:
         job.connectors.append(text)
+        job.described.append(_describe(f"{flow.alias}::{alias}", inst.kind, inst.params))
     return job.connectors.index(text)
+
+
+def _describe(alias: str, kind: str, params: dict) -> str:
+    """A connector for a plan comment: alias, kind, path and codec (user text via ``repr``)."""
+    config = params.get("config")
+    path = config.get("path") if isinstance(config, dict) else None
+    codec = params.get("codec")
+    codec = codec.get("name") if isinstance(codec, dict) else codec
+    extra = "".join(f", {key} {value!r}" for key, value in (("path", path), ("codec", codec)) if value)
+    return f"{alias!r} ({kind}{extra})"
+
+
+def _flow_lines(job: _Job) -> list[str]:
+    """Comment lines of ``main``: which connector feeds which input stream, which output feeds
+    which connector."""
+    lines = ["Sources read (Spark DataFrames, one per connected source port):"]
+    lines += [f"  {job.described[c]} port {p!r} -> stream {s!r}" for c, p, s in job.inputs]
+    lines.append("Sinks written on the driver, every event in emission order:")
+    lines += [f"  output {n!r} -> {job.described[c]} port {p!r}" for n, c, p in job.outputs]
+    return lines
 
 
 def _connect(job: _Job, flow: F.Flow, conn: F.Connection) -> None:
@@ -97,12 +124,10 @@ def _add_flow(job: _Job, flow: F.Flow) -> None:
 
 
 def _render(job: _Job, source: Source, job_name: str) -> str:
-    graph = graph_expr(
-        inputs=tuple(s for _, _, s in job.inputs),
-        output_ports=tuple(n for n, _, _ in job.outputs),
-        nodes=tuple(job.nodes),
-        links=tuple(job.links),
-    )
+    streams = tuple(s for _, _, s in job.inputs)
+    ports = tuple(n for n, _, _ in job.outputs)
+    nodes = tuple(job.nodes)
+    graph = graph_expr(inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links))
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
         f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r})"
@@ -111,12 +136,16 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         "flow_job.py.j2",
         source_name=source.name,
         job_name=job_name,
-        imports=(*sorted(job.imports), *GRAPH_IMPORTS, *FLOW_IMPORTS),
-        sources=tuple(dict.fromkeys(job.sources)),
+        imports=(*sorted(job.imports), *GRAPH_IMPORTS, *PLAN_IMPORTS, *FLOW_IMPORTS),
+        sources=tuple(job.sources),
         blocks=tuple(job.blocks),
         graph=graph,
         flow=flow,
+        flow_lines=_flow_lines(job),
         description=repr(f"Tremor flow {source.name} on Spark"),
+        run_doc=RUN_DOC,
+        native=False,
+        **plan_context(streams=streams, output_ports=ports, nodes=nodes),
     )
 
 

@@ -5,16 +5,19 @@ Node and port names are user text: they only ever appear through ``repr()``.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class NodeCode:
-    """One node: its graph name, the Python expression of its factory, whether it keeps state."""
+    """One node: its graph name, the Python expression of its factory, whether it keeps state
+    and, when it does, why (``#select1 keeps window state``: a plan comment)."""
 
     name: str
     factory: str
     stateful: bool
+    why: str = ""
 
 
 def output_node(port: str) -> str:
@@ -46,3 +49,30 @@ GRAPH_IMPORTS = (
     "runtime_support.graph:GraphSpec",
     "runtime_support.graph:NodeSpec",
 )
+
+PLAN_IMPORTS = (
+    "pyspark:StorageLevel",
+    "pyspark.sql:functions as F",
+    "runtime_support.spark_exec:OUTPUT_SCHEMA",
+    "runtime_support.spark_exec:event_columns",
+    "runtime_support.spark_exec:make_mapper",
+)
+NATIVE_IMPORT = "runtime_support.native:apply_native_prefilter"
+
+
+def plan_context(
+    *, streams: tuple[str, ...], output_ports: tuple[str, ...], nodes: tuple[NodeCode, ...]
+) -> dict[str, object]:
+    """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
+    streams (``repr``), the sorted output ports (``err`` always: undecodable input goes there),
+    and the comment lines saying why the graph keeps state (empty: stateless)."""
+    ports = sorted(set(output_ports) | {"err"})
+    notes = [node.why for node in nodes if node.stateful and node.why]
+    if any(node.stateful for node in nodes) and not notes:
+        notes = ["the pipeline keeps state"]
+    why = "; ".join(notes) + ": all events go through one ordered partition (Tremor's order)."
+    return {
+        "streams": [repr(stream) for stream in streams],
+        "ports": [repr(port) for port in ports],
+        "state_lines": textwrap.wrap(why, 94) if notes else [],
+    }

@@ -13,6 +13,8 @@ from pathlib import Path
 import black
 import jinja2
 
+from .graph import NATIVE_IMPORT, PLAN_IMPORTS
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
 
@@ -26,6 +28,8 @@ class JobParts:
     sources: tuple[tuple[str, str], ...]  # (constant name, repr of the source text)
     blocks: tuple[str, ...]  # module-level code blocks, in order
     graph: str  # Python expression building the GraphSpec
+    plan: dict[str, object]  # the Spark plan's pieces (``graph.plan_context``)
+    native: bool = False  # the plan applies the native pre-filter
 
 
 @cache
@@ -40,37 +44,46 @@ def _environment() -> jinja2.Environment:
     )
 
 
+RUN_DOC = (
+    "Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;\n"
+    "    returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a\n"
+    "    final tick after the last event flushes open time windows and timed batches."
+)
+
+
 def import_lines(imports: tuple[str, ...]) -> list[str]:
-    """``import sys`` and the standard-library imports, a blank line, then the sorted
-    ``from runtime_support… import a, b`` lines, one per module."""
+    """``import sys`` and the standard-library imports, then ``pyspark``, then the
+    ``from runtime_support… import a, b`` lines: sorted, one per module, groups apart."""
     by_module: dict[str, set[str]] = {}
     for item in imports:
         module, name = item.split(":")
         by_module.setdefault(module, set()).add(name)
-    stdlib = ["import sys"]
-    project = []
+    groups: dict[str, list[str]] = {"stdlib": ["import sys"], "pyspark": [], "runtime_support": []}
     for module in sorted(by_module):
         line = f"from {module} import {', '.join(sorted(by_module[module]))}"
-        (project if module.split(".")[0] == "runtime_support" else stdlib).append(line)
-    return [*stdlib, "", *project]
+        top = module.split(".")[0]
+        groups[top if top in groups else "stdlib"].append(line)
+    lines: list[str] = []
+    for group in groups.values():
+        lines += [*group, ""] if group else []
+    return lines[:-1]
 
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The formatted job source (deterministic: same parts ⇒ same bytes)."""
-    imports = (
-        *parts.imports,
-        "runtime_support.job:run_job_cli",
-        "runtime_support.spark_exec:run_graph",
-    )
+    imports = (*parts.imports, *PLAN_IMPORTS, "runtime_support.job:run_job_cli")
     return render_template(
         "job.py.j2",
         source_name=parts.source_name,
         job_name=job_name,
-        imports=imports,
+        imports=(*imports, NATIVE_IMPORT) if parts.native else imports,
         sources=parts.sources,
         blocks=parts.blocks,
         graph=parts.graph,
         description=repr(f"Tremor program {parts.source_name} on Spark"),
+        run_doc=RUN_DOC,
+        native=parts.native,
+        **parts.plan,
     )
 
 
@@ -83,8 +96,8 @@ def render_template(
         _environment()
         .get_template(template)
         .render(
-            source_name=_comment_safe(source_name),
-            job_name=_comment_safe(job_name),
+            source_name=comment_safe(source_name),
+            job_name=comment_safe(job_name),
             import_lines=import_lines(imports),
             **context,
         )
@@ -92,7 +105,7 @@ def render_template(
     return black.format_str(text, mode=BLACK_MODE)
 
 
-def _comment_safe(text: str) -> str:
+def comment_safe(text: str) -> str:
     """A file name fit for a comment line: repr-escaped when it holds anything unusual."""
     if text.isprintable() and '"""' not in text:
         return text

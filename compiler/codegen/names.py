@@ -82,3 +82,16 @@ class Names:
             name = f"{base}_{counter}"
         self._taken.add(name)
         return name
+
+
+def plan_identifier(*parts: str) -> str:
+    """A readable lowercase identifier for a node of the job's plan and its role:
+    ``plan_identifier("#select1", "having")`` → ``select1_having`` (not unique by itself: the
+    caller deduplicates; see :class:`compiler.codegen.query_select.Emitter`).
+
+    >>> plan_identifier("main/triage/#select1", "target"), plan_identifier("1x", "run")
+    ('main_triage_select1_target', 'n_1x_run')
+    """
+    words = [sanitize(part).strip("_").lower() for part in parts]
+    text = "_".join(word for word in words if word) or "x"
+    return text if text[0].isalpha() else f"n_{text}"

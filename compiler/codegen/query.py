@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..ir import graph as G
 from ..source import Source
-from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
+from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from .job import JobParts, render_job
 from .query_select import Emitter, select_spec
 
@@ -41,15 +41,54 @@ class PipelineCode:
 
 
 def _script_factory(node: G.ScriptNode, em: Emitter) -> str:
-    entry, sites, src = em.script_entry(node.body)
+    entry, sites, src = em.script_entry(node.body, "script", node.name)
     extra = [f"args={node.args!r}"]
     if node.state is not None:
         extra.append(f"state={node.state.value!r}")
-    named = [f"{n.port!r}: {em.script_entry(n.body)[0]}" for n in node.named]
+    named = [
+        f"{n.port!r}: {em.script_entry(n.body, 'script', node.name, 'port', n.port)[0]}"
+        for n in node.named
+    ]
     if named:
         extra.append(f"named={{{', '.join(named)}}}")
     em.imports.update(("functools:partial", "runtime_support.graph:script_operator"))
     return f"partial(script_operator, {entry}, {src}, {sites}, {', '.join(extra)})"
+
+
+def label(name: str) -> str:
+    """A node name fit for a plan comment (``repr`` when it holds anything unusual)."""
+    return name if name.isprintable() and name.isascii() else repr(name)
+
+
+def state_note(node: G.GraphNode) -> str:
+    """Why ``node`` keeps state, for the plan comment (with its state scope once the IR has
+    one)."""
+    if isinstance(node, G.SelectNode):
+        windows = ", ".join(label(w.name) for w in node.windows)
+        what = f"{label(node.name)} keeps window state ({windows})"
+        if node.group is not None:
+            what += f" per group of `{label(_group_text(node.group))}`"
+    elif isinstance(node, G.ScriptNode):
+        what = f"script {label(node.name)} keeps `state`"
+    elif isinstance(node, G.OperatorNode):
+        what = f"operator {label(node.name)} ({node.kind}) keeps state"
+    else:
+        what = f"{label(node.name)} keeps state"
+    scope = getattr(node, "scope", None)
+    if scope is None:
+        return what
+    text = scope.dump() if hasattr(scope, "dump") else str(scope)
+    return f"{what}, state scope {label(text)}"
+
+
+def _group_text(group: G.Group) -> str:
+    """The source text of a ``group by`` (``set(…)``/``each(…)`` spelled out)."""
+    if group.kind == "set":
+        return f"set({', '.join(_group_text(item) for item in group.items)})"
+    assert group.code is not None, "each/expr groups carry their expression"
+    expr = group.code.script.items[-1]
+    text = group.code.source.text[expr.span.start : expr.span.end]
+    return f"each({text})" if group.kind == "each" else text
 
 
 def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
@@ -58,25 +97,26 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         em.imports.add("runtime_support.graph:Passthrough")
         return NodeCode(name=node.name, factory="Passthrough", stateful=False)
     if isinstance(node, G.ScriptNode):
-        return NodeCode(name=node.name, factory=_script_factory(node, em), stateful=node.stateful)
-    if isinstance(node, G.OperatorNode):
+        factory = _script_factory(node, em)
+    elif isinstance(node, G.OperatorNode):
         em.imports.update((OPERATORS, "functools:partial"))
         factory = f"partial(builtin_operator, {node.kind!r}, {node.config!r})"
-        return NodeCode(name=node.name, factory=factory, stateful=True)
-    if isinstance(node, G.SelectNode):
+    elif isinstance(node, G.SelectNode):
         spec = select_spec(node, em)
         em.imports.update(("functools:partial", "runtime_support.select:select_operator"))
         factory = f"partial(select_operator, {spec})"
-        return NodeCode(name=node.name, factory=factory, stateful=node.stateful)
-    raise AssertionError(f"unknown graph node {type(node).__name__}")
+    else:
+        raise AssertionError(f"unknown graph node {type(node).__name__}")
+    stateful = True if isinstance(node, G.OperatorNode) else node.stateful
+    return NodeCode(node.name, factory, stateful, state_note(node) if stateful else "")
 
 
-def compile_pipeline(graph: G.PipelineGraph, *, prefix: str) -> PipelineCode:
-    """Render ``graph``; generated identifiers start with ``prefix``."""
-    em = Emitter(prefix)
+def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:
+    """Render ``graph``; generated identifiers and constants come from ``em`` (one per job)."""
+    start = len(em.blocks)
     nodes = tuple(render_node(node, em) for node in graph.nodes)
     return PipelineCode(
-        blocks=tuple(em.blocks),
+        blocks=tuple(em.blocks[start:]),
         imports=tuple(sorted(em.imports)),
         sources=tuple((name, repr(text)) for text, name in em.sources.items()),
         nodes=nodes,
@@ -87,10 +127,12 @@ def compile_pipeline(graph: G.PipelineGraph, *, prefix: str) -> PipelineCode:
     )
 
 
-def build_query_job(graph: G.PipelineGraph, source: Source, job_name: str) -> str:
+def build_query_job(
+    graph: G.PipelineGraph, source: Source, job_name: str, native: bool = False
+) -> str:
     """The job for a ``.trickle`` file: inputs are its from ports, outputs its into ports plus
     ``error_log`` (select errors)."""
-    code = compile_pipeline(graph, prefix="q")
+    code = compile_pipeline(graph, Emitter())
     links = list(code.links)
     for port, node in code.outputs:
         links.append(((node, "out"), (output_node(port), "in")))
@@ -98,20 +140,18 @@ def build_query_job(graph: G.PipelineGraph, source: Source, job_name: str) -> st
         links.append((err, (output_node(ERROR_LOG), "in")))
     outputs = (*(port for port, _ in graph.outputs), ERROR_LOG)
     inputs = tuple(node for _, node in code.inputs)
-    rendered = graph_expr(
-        inputs=inputs,
-        output_ports=outputs,
-        nodes=tuple(n for n in code.nodes if n.name not in inputs),
-        links=tuple(links),
-    )
+    nodes = tuple(n for n in code.nodes if n.name not in inputs)
+    rendered = graph_expr(inputs=inputs, output_ports=outputs, nodes=nodes, links=tuple(links))
     parts = JobParts(
         source_name=source.name,
         imports=(*code.imports, *GRAPH_IMPORTS),
         sources=code.sources,
         blocks=code.blocks,
         graph=rendered,
+        plan=plan_context(streams=inputs, output_ports=outputs, nodes=nodes),
+        native=native,
     )
     return render_job(parts, job_name)
 
 
-__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "render_node"]
+__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "render_node", "state_note"]

@@ -11,49 +11,67 @@ from dataclasses import dataclass, field
 
 from ..ir import graph as G
 from ..source import Source
+from .names import plan_identifier
 
 
 @dataclass
 class Emitter:
-    """Collects generated blocks, imports and source constants for one job (shared by nested
-    pipelines so every name is unique)."""
+    """Collects generated blocks, imports and source constants for one job (shared by every
+    pipeline of a flow so every name is unique).
 
-    prefix: str
+    Invariant: each code scope (:meth:`scope`) is a lowercase identifier that neither equals nor
+    is a ``_``-prefix of another, so the names generated inside scopes (all ``<scope>_…``, sites
+    ``<SCOPE>_SITES``) never collide.
+    """
+
     blocks: list[str] = field(default_factory=list)
     imports: set[str] = field(default_factory=set)
     sources: dict[str, str] = field(default_factory=dict)  # source text -> constant name
-    counter: int = 0
+    scopes: list[str] = field(default_factory=list)
+    constants: list[str] = field(default_factory=list)
 
-    def fresh(self, kind: str) -> str:
-        """A new identifier ``<prefix>_<kind><n>``."""
-        self.counter += 1
-        return f"{self.prefix}_{kind}{self.counter}"
+    def scope(self, *parts: str) -> str:
+        """A new code scope named after a node and its role (``select1_having``); a clash is
+        resolved by numbering the first word (``select1_2_having``)."""
+        base = plan_identifier(*parts)
+        first, _, rest = base.partition("_")
+        name, counter = base, 1
+        while any(_overlaps(name, taken) for taken in self.scopes):
+            counter += 1
+            name = f"{first}_{counter}_{rest}" if rest else f"{first}_{counter}"
+        self.scopes.append(name)
+        return name
+
+    def constant(self, *parts: str) -> str:
+        """A new uppercase module constant named after a node (``SELECT1``)."""
+        base = plan_identifier(*parts).upper()
+        name, counter = base, 1
+        while name in self.constants:
+            counter += 1
+            name = f"{base}_{counter}"
+        self.constants.append(name)
+        return name
 
     def source_const(self, source: Source) -> str:
         """The module constant holding ``source``'s text."""
         name = self.sources.get(source.text)
         if name is None:
-            name = f"{self.prefix.upper()}_SOURCE{len(self.sources) + 1}"
+            count = len(self.sources) + 1
+            name = "SOURCE" if count == 1 else f"SOURCE{count}"
             self.sources[source.text] = name
         return name
 
-    def script(self, code: G.Embedded) -> str:
-        """Generate ``code``; return the ``Code(entry, SITES, SOURCE)`` expression."""
-        from .pyscript import generate_script
-
-        prefix = self.fresh("s")
-        generated = generate_script(code.script, code.source, prefix=prefix)
-        sites = f"{prefix.upper()}_SITES"
-        self.blocks.append(generated.code + f"\n{sites} = {generated.sites!r}\n")
-        self.imports.update(generated.imports)
+    def script(self, code: G.Embedded, *parts: str) -> str:
+        """Generate ``code`` in a scope named by ``parts``; return ``Code(entry, SITES, SOURCE)``."""
+        entry, sites, src = self.script_entry(code, *parts)
         self.imports.add("runtime_support.windows:Code")
-        return f"Code({generated.entry}, {sites}, {self.source_const(code.source)})"
+        return f"Code({entry}, {sites}, {src})"
 
-    def script_entry(self, code: G.Embedded) -> tuple[str, str, str]:
-        """Generate a script operator body: ``(entry, sites constant, source constant)``."""
+    def script_entry(self, code: G.Embedded, *parts: str) -> tuple[str, str, str]:
+        """Generate a script body: ``(entry, sites constant, source constant)``."""
         from .pyscript import generate_script
 
-        prefix = self.fresh("op")
+        prefix = self.scope(*parts)
         generated = generate_script(code.script, code.source, prefix=prefix)
         sites = f"{prefix.upper()}_SITES"
         self.blocks.append(generated.code + f"\n{sites} = {generated.sites!r}\n")
@@ -61,55 +79,65 @@ class Emitter:
         return generated.entry, sites, self.source_const(code.source)
 
 
-def group_code(group: G.Group, em: Emitter) -> str:
-    """``GroupSpec(...)`` source for a ``group by``."""
+def _overlaps(name: str, taken: str) -> bool:
+    return name == taken or name.startswith(taken + "_") or taken.startswith(name + "_")
+
+
+def group_code(group: G.Group, em: Emitter, node: str, role: str = "group_by") -> str:
+    """``GroupSpec(...)`` source for a ``group by`` (set items are ``group_by_1``, …)."""
     em.imports.add("runtime_support.select:GroupSpec")
     if group.kind == "set":
-        items = ", ".join(group_code(item, em) for item in group.items)
+        items = ", ".join(
+            group_code(item, em, node, f"{role}_{i}") for i, item in enumerate(group.items, 1)
+        )
         return f"GroupSpec('set', items=({items},))"
     assert group.code is not None, "each/expr groups carry their expression"
-    return f"GroupSpec({group.kind!r}, code={em.script(group.code)})"
+    return f"GroupSpec({group.kind!r}, code={em.script(group.code, node, role)})"
 
 
-def window_code(window: G.Window, em: Emitter) -> str:
-    """``WindowSpec(...)`` source for one window."""
+def window_code(window: G.Window, em: Emitter, node: str) -> str:
+    """``WindowSpec(...)`` source for one window (its scripts are ``window_<name>``, …)."""
     parts = [f"name={window.name!r}", f"kind={window.kind!r}", f"amount={window.amount!r}"]
+    role = f"window_{window.name}"
     if window.script is not None:
-        parts.append(f"script={em.script(window.script)}")
+        parts.append(f"script={em.script(window.script, node, role)}")
         parts.append(f"reply_span={window.reply_span!r}")
     if window.init_state is not None:
         parts.append(f"init_state={window.init_state.value!r}")
     if window.max_groups is not None:
         parts.append(f"max_groups={window.max_groups.value!r}")
     if window.tick_script is not None:
-        parts.append(f"tick_script={em.script(window.tick_script)}")
+        parts.append(f"tick_script={em.script(window.tick_script, node, role, 'tick')}")
         parts.append(f"tick_reply_span={window.tick_reply_span!r}")
     em.imports.add("runtime_support.windows:WindowSpec")
     return f"WindowSpec({', '.join(parts)})"
 
 
 def select_spec(select: G.SelectNode, em: Emitter) -> str:
-    """The name of a module constant holding the select's ``SelectSpec``."""
+    """The name of a module constant holding the select's ``SelectSpec``. Clause functions are
+    generated in Tremor's evaluation order: where, group by, windows, aggregate arguments,
+    target, having."""
+    node = select.name
     parts = []
+    if select.where is not None:
+        parts.append(f"where={em.script(select.where, node, 'where')}")
+    if select.group is not None:
+        parts.append(f"group={group_code(select.group, em, node)}")
     if select.windows:
-        windows = ", ".join(window_code(w, em) for w in select.windows)
+        windows = ", ".join(window_code(w, em, node) for w in select.windows)
         parts.append(f"windows=({windows},)")
         parts.append(f"aggregates={select.aggregates!r}")
         if select.aggr_args is not None:
-            parts.append(f"aggr_args={em.script(select.aggr_args)}")
-    parts.insert(0, f"target={em.script(select.target)}")
-    if select.where is not None:
-        parts.append(f"where={em.script(select.where)}")
+            parts.append(f"aggr_args={em.script(select.aggr_args, node, 'aggr_args')}")
+    parts.append(f"target={em.script(select.target, node, 'target')}")
     if select.having is not None:
-        parts.append(f"having={em.script(select.having)}")
-    if select.group is not None:
-        parts.append(f"group={group_code(select.group, em)}")
+        parts.append(f"having={em.script(select.having, node, 'having')}")
     parts.append(f"args={select.args!r}")
     if any(w.max_groups is not None for w in select.windows):
         inner = select.group.span if select.group is not None else select.span
         spans = ((select.span.start, select.span.end), (inner.start, inner.end))
         parts.append(f"error_spans={spans!r}")
-    name = em.fresh("SELECT").upper()
+    name = em.constant(node)
     em.blocks.append(f"{name} = SelectSpec({', '.join(parts)})\n")
     em.imports.add("runtime_support.select:SelectSpec")
     return name
