@@ -80,7 +80,8 @@ def _describe(alias: str, kind: str, params: dict) -> str:
     path = config.get("path") if isinstance(config, dict) else None
     codec = params.get("codec")
     codec = codec.get("name") if isinstance(codec, dict) else codec
-    extra = "".join(f", {key} {value!r}" for key, value in (("path", path), ("codec", codec)) if value)
+    pairs = (("path", path), ("codec", codec))
+    extra = "".join(f", {key} {value!r}" for key, value in pairs if value)
     return f"{alias!r} ({kind}{extra})"
 
 

@@ -62,7 +62,7 @@ class Emitter:
         return name
 
     def script(self, code: G.Embedded, *parts: str) -> str:
-        """Generate ``code`` in a scope named by ``parts``; return ``Code(entry, SITES, SOURCE)``."""
+        """Generate ``code`` in a scope named by ``parts``: ``Code(entry, SITES, SOURCE)``."""
         entry, sites, src = self.script_entry(code, *parts)
         self.imports.add("runtime_support.windows:Code")
         return f"Code({entry}, {sites}, {src})"
