@@ -28,7 +28,7 @@ def build_script_job(
         name="script",
         factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
         stateful=facts.stateful,
-        why="the script keeps `state`" if facts.stateful else "",
+        why="The script keeps `state`" if facts.stateful else "",
     )
     assert generated.entry == "script_run", "the factory names the entry function"
     links = ((("in", "out"), ("script", "in")),) + tuple(

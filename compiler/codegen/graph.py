@@ -70,7 +70,7 @@ def plan_context(
     notes = [node.why for node in nodes if node.stateful and node.why]
     if any(node.stateful for node in nodes) and not notes:
         notes = ["the pipeline keeps state"]
-    why = "; ".join(notes) + ": all events go through one ordered partition (Tremor's order)."
+    why = "; ".join(notes) + ": one ordered partition for all events, as Tremor runs them."
     return {
         "streams": [repr(stream) for stream in streams],
         "ports": [repr(port) for port in ports],

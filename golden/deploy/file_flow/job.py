@@ -8,6 +8,9 @@
 import sys
 from functools import partial
 
+from pyspark import StorageLevel
+from pyspark.sql import functions as F
+
 from runtime_support.connectors import ConnectorSpec
 from runtime_support.flow import FlowSpec, flow_main
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
@@ -15,16 +18,25 @@ from runtime_support.ops import gt, ne
 from runtime_support.patching import patch
 from runtime_support.paths import get_field
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import run_graph
+from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
 from runtime_support.stdlib.registry import call, lookup
 from runtime_support.windows import Code
 
-P1_SOURCE1 = '### Reads JSON lines from examples/file_flow/in.json, drops debug events, tags the rest and writes\n### them to out.json (paths are relative to the working directory).\ndefine flow main\nflow\n  define connector input from file\n  args\n    path = "examples/file_flow/in.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  args\n    path = "out.json"\n  with\n    codec = {"name": "json", "config": {"mode": "sorted"}},\n    postprocessors = ["separate"],\n    config = {"path": args.path, "mode": "truncate"}\n  end;\n\n  define pipeline triage\n  args\n    slow_ms = 100\n  pipeline\n    use std::string;\n    select patch event of\n      insert "slow" => event.ms > args.slow_ms;\n      upsert "msg" => string::uppercase(event.msg)\n    end\n    from in\n    where event.level != "debug"\n    into out;\n  end;\n\n  create connector input;\n  create connector output;\n  create pipeline triage with slow_ms = 40 end;\n\n  connect /connector/input to /pipeline/triage;\n  connect /pipeline/triage to /connector/output;\nend;\n\ndeploy flow main;\n'
-
-p1_s1_std_string_uppercase = lookup("std::string::uppercase")
+SOURCE = '### Reads JSON lines from examples/file_flow/in.json, drops debug events, tags the rest and writes\n### them to out.json (paths are relative to the working directory).\ndefine flow main\nflow\n  define connector input from file\n  args\n    path = "examples/file_flow/in.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  args\n    path = "out.json"\n  with\n    codec = {"name": "json", "config": {"mode": "sorted"}},\n    postprocessors = ["separate"],\n    config = {"path": args.path, "mode": "truncate"}\n  end;\n\n  define pipeline triage\n  args\n    slow_ms = 100\n  pipeline\n    use std::string;\n    select patch event of\n      insert "slow" => event.ms > args.slow_ms;\n      upsert "msg" => string::uppercase(event.msg)\n    end\n    from in\n    where event.level != "debug"\n    into out;\n  end;\n\n  create connector input;\n  create connector output;\n  create pipeline triage with slow_ms = 40 end;\n\n  connect /connector/input to /pipeline/triage;\n  connect /pipeline/triage to /connector/output;\nend;\n\ndeploy flow main;\n'
 
 
-def p1_s1_run(event, meta, state, ctx):
+def main_triage_select1_where_run(event, meta, state, ctx):
+    # line 33
+    return "out", ne(get_field(event, "level", "event", 0), "debug", 1), meta, state
+
+
+MAIN_TRIAGE_SELECT1_WHERE_SITES = ((860, 865, 854, 865), (854, 876, 854, 876))
+
+
+main_triage_select1_target_std_string_uppercase = lookup("std::string::uppercase")
+
+
+def main_triage_select1_target_run(event, meta, state, ctx):
     # line 28
     return (
         "out",
@@ -45,7 +57,10 @@ def p1_s1_run(event, meta, state, ctx):
                     "upsert",
                     "msg",
                     call(
-                        p1_s1_std_string_uppercase, (get_field(event, "msg", "event", 6),), ctx, 7
+                        main_triage_select1_target_std_string_uppercase,
+                        (get_field(event, "msg", "event", 6),),
+                        ctx,
+                        7,
                     ),
                     5,
                 ),
@@ -57,7 +72,7 @@ def p1_s1_run(event, meta, state, ctx):
     )
 
 
-P1_S1_SITES = (
+MAIN_TRIAGE_SELECT1_TARGET_SITES = (
     (716, 721, 710, 831),
     (731, 771, 710, 831),
     (754, 756, 748, 756),
@@ -69,17 +84,9 @@ P1_S1_SITES = (
 )
 
 
-def p1_s2_run(event, meta, state, ctx):
-    # line 33
-    return "out", ne(get_field(event, "level", "event", 0), "debug", 1), meta, state
-
-
-P1_S2_SITES = ((860, 865, 854, 865), (854, 876, 854, 876))
-
-
-P1_SELECT3 = SelectSpec(
-    target=Code(p1_s1_run, P1_S1_SITES, P1_SOURCE1),
-    where=Code(p1_s2_run, P1_S2_SITES, P1_SOURCE1),
+MAIN_TRIAGE_SELECT1 = SelectSpec(
+    where=Code(main_triage_select1_where_run, MAIN_TRIAGE_SELECT1_WHERE_SITES, SOURCE),
+    target=Code(main_triage_select1_target_run, MAIN_TRIAGE_SELECT1_TARGET_SITES, SOURCE),
     args={"slow_ms": 40},
 )
 
@@ -93,7 +100,7 @@ GRAPH = GraphSpec(
         NodeSpec(name="main/triage/err", factory=Passthrough, stateful=False),
         NodeSpec(
             name="main/triage/#select1",
-            factory=partial(select_operator, P1_SELECT3),
+            factory=partial(select_operator, MAIN_TRIAGE_SELECT1),
             stateful=False,
         ),
     ),
@@ -135,13 +142,37 @@ FLOW = FlowSpec(
 
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
-    to DataFrames with a JSON ``value`` column; returns one DataFrame per connected sink port.
-    ``flush_at_end``: a final tick after the last event flushes open windows and timed batches."""
-    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
+    to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
+    ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event
+    flushes open windows and timed batches."""
+    # Read: input stream 'main/input/out', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them.
+    events = event_columns(spark, inputs.get("main/input/out")).withColumn(
+        "stream", F.lit("main/input/out")
+    )
+    # No node keeps state: the input's partitioning is kept, partitions run in parallel.
+    # Arrival order within each partition: the Python stage sees events in Tremor's order.
+    events = events.sortWithinPartitions("seq", "stream")
+    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
+    # pipeline (stateless: there is nothing to flush at the end).
+    emitted = events.mapInArrow(make_mapper(GRAPH), OUTPUT_SCHEMA)
+    # Every port reads this one result: keep it rather than run the stage once per port.
+    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    return {
+        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
+        "main/output/in": emitted.filter(F.col("port") == "main/output/in").select(
+            "value", "seq", "sub"
+        ),
+    }
 
 
 def main(argv=None):
     """Run the deployed flows: sources → pipelines → sinks; returns the exit code."""
+    # Sources read (Spark DataFrames, one per connected source port):
+    #   'main::input' (file, path 'examples/file_flow/in.json', codec 'json') port 'out' -> stream 'main/input/out'
+    # Sinks written on the driver, every event in emission order:
+    #   output 'main/output/in' -> 'main::output' (file, path 'out.json', codec 'json') port 'in'
     return flow_main(FLOW, run_pipeline, description="Tremor flow input.troy on Spark", argv=argv)
 
 

@@ -8,17 +8,20 @@
 import sys
 from functools import partial
 
+from pyspark import StorageLevel
+from pyspark.sql import functions as F
+
 from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
 from runtime_support.ops import add, eq
 from runtime_support.paths import get_field
-from runtime_support.spark_exec import run_graph
+from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
 
-Q_SOURCE1 = 'define script tag\nargs\n  label = "seen"\nscript\n  let state = match state of case null => 0 case _ => state + 1 end;\n  emit {"label": args.label, "n": state, "event": event}\nend;\n\ncreate script tag with label = "checked" end;\n\nselect event from in into tag;\nselect event from tag into out;\nselect event from tag/err into err;\n'
+SOURCE = 'define script tag\nargs\n  label = "seen"\nscript\n  let state = match state of case null => 0 case _ => state + 1 end;\n  emit {"label": args.label, "n": state, "event": event}\nend;\n\ncreate script tag with label = "checked" end;\n\nselect event from in into tag;\nselect event from tag into out;\nselect event from tag/err into err;\n'
 
 
-def q_op1_run(event, meta, state, ctx):
+def script_tag_run(event, meta, state, ctx):
     try:
         # line 5
         if eq(state, None):
@@ -38,7 +41,12 @@ def q_op1_run(event, meta, state, ctx):
         raise
 
 
-Q_OP1_SITES = ((53, 114, 23, 177), (61, 114, 23, 177), (101, 110, 101, 110), (138, 143, 133, 143))
+SCRIPT_TAG_SITES = (
+    (53, 114, 23, 177),
+    (61, 114, 23, 177),
+    (101, 110, 101, 110),
+    (138, 143, 133, 143),
+)
 
 
 GRAPH = GraphSpec(
@@ -50,7 +58,7 @@ GRAPH = GraphSpec(
         NodeSpec(
             name="tag",
             factory=partial(
-                script_operator, q_op1_run, Q_SOURCE1, Q_OP1_SITES, args={"label": "checked"}
+                script_operator, script_tag_run, SOURCE, SCRIPT_TAG_SITES, args={"label": "checked"}
             ),
             stateful=True,
         ),
@@ -70,7 +78,24 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
-    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them.
+    events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
+    # script tag keeps `state`: one ordered partition for all events, as Tremor runs them.
+    events = events.repartition(1)
+    # Arrival order within each partition: the Python stage sees events in Tremor's order.
+    events = events.sortWithinPartitions("seq", "stream")
+    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
+    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
+    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
+    # Every port reads this one result: keep it rather than run the stage once per port.
+    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    return {
+        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
+        "error_log": emitted.filter(F.col("port") == "error_log").select("value", "seq", "sub"),
+        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+    }
 
 
 def main(argv=None):

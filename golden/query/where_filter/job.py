@@ -8,36 +8,39 @@
 import sys
 from functools import partial
 
+from pyspark import StorageLevel
+from pyspark.sql import functions as F
+
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.ops import ge
 from runtime_support.paths import get_field
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import run_graph
+from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
 from runtime_support.windows import Code
 
-Q_SOURCE1 = "select event from in where event.status >= 500 into out;\n"
+SOURCE = "select event from in where event.status >= 500 into out;\n"
 
 
-def q_s1_run(event, meta, state, ctx):
-    # line 1
-    return "out", event, meta, state
-
-
-Q_S1_SITES = ()
-
-
-def q_s2_run(event, meta, state, ctx):
+def select1_where_run(event, meta, state, ctx):
     # line 1
     return "out", ge(get_field(event, "status", "event", 0), 500, 1), meta, state
 
 
-Q_S2_SITES = ((33, 39, 27, 39), (27, 46, 27, 46))
+SELECT1_WHERE_SITES = ((33, 39, 27, 39), (27, 46, 27, 46))
 
 
-Q_SELECT3 = SelectSpec(
-    target=Code(q_s1_run, Q_S1_SITES, Q_SOURCE1),
-    where=Code(q_s2_run, Q_S2_SITES, Q_SOURCE1),
+def select1_target_run(event, meta, state, ctx):
+    # line 1
+    return "out", event, meta, state
+
+
+SELECT1_TARGET_SITES = ()
+
+
+SELECT1 = SelectSpec(
+    where=Code(select1_where_run, SELECT1_WHERE_SITES, SOURCE),
+    target=Code(select1_target_run, SELECT1_TARGET_SITES, SOURCE),
     args={},
 )
 
@@ -48,7 +51,7 @@ GRAPH = GraphSpec(
     nodes=(
         NodeSpec(name="out", factory=Passthrough, stateful=False),
         NodeSpec(name="err", factory=Passthrough, stateful=False),
-        NodeSpec(name="#select1", factory=partial(select_operator, Q_SELECT3), stateful=False),
+        NodeSpec(name="#select1", factory=partial(select_operator, SELECT1), stateful=False),
     ),
     links=(
         (("in", "out"), ("#select1", "in")),
@@ -65,7 +68,23 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
-    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them.
+    events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
+    # No node keeps state: the input's partitioning is kept, partitions run in parallel.
+    # Arrival order within each partition: the Python stage sees events in Tremor's order.
+    events = events.sortWithinPartitions("seq", "stream")
+    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
+    # pipeline (stateless: there is nothing to flush at the end).
+    emitted = events.mapInArrow(make_mapper(GRAPH), OUTPUT_SCHEMA)
+    # Every port reads this one result: keep it rather than run the stage once per port.
+    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    return {
+        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
+        "error_log": emitted.filter(F.col("port") == "error_log").select("value", "seq", "sub"),
+        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+    }
 
 
 def main(argv=None):

@@ -8,26 +8,37 @@
 import sys
 from functools import partial
 
+from pyspark import StorageLevel
+from pyspark.sql import functions as F
+
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.ops import gt
 from runtime_support.paths import get_field, get_index
 from runtime_support.select import GroupSpec, SelectSpec, select_operator
-from runtime_support.spark_exec import run_graph
+from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
 from runtime_support.windows import Code, WindowSpec
 
-Q_SOURCE1 = 'define window per_minute from tumbling\nwith\n  interval = 60000000000\nend;\n\nselect {\n  "host": group[0],\n  "count": aggr::stats::count(),\n  "p50": aggr::stats::mean(event.ms)\n}\nfrom in[per_minute]\ngroup by event.host\ninto out\nhaving event.count > 1;\n'
+SOURCE = 'define window per_minute from tumbling\nwith\n  interval = 60000000000\nend;\n\nselect {\n  "host": group[0],\n  "count": aggr::stats::count(),\n  "p50": aggr::stats::mean(event.ms)\n}\nfrom in[per_minute]\ngroup by event.host\ninto out\nhaving event.count > 1;\n'
 
 
-def q_s1_run(event, meta, state, ctx):
+def select1_group_by_run(event, meta, state, ctx):
+    # line 12
+    return "out", get_field(event, "host", "event", 0), meta, state
+
+
+SELECT1_GROUP_BY_SITES = ((211, 215, 205, 215),)
+
+
+def select1_aggr_args_run(event, meta, state, ctx):
     # line 1
     return "out", [[], [get_field(event, "ms", "event", 0)]], meta, state
 
 
-Q_S1_SITES = ((170, 172, 164, 172),)
+SELECT1_AGGR_ARGS_SITES = ((170, 172, 164, 172),)
 
 
-def q_s2_run(event, meta, state, ctx):
+def select1_target_run(event, meta, state, ctx):
     # line 6
     return (
         "out",
@@ -41,32 +52,24 @@ def q_s2_run(event, meta, state, ctx):
     )
 
 
-Q_S2_SITES = ((100, 101, 94, 102), (115, 135, 115, 135), (146, 173, 146, 173))
+SELECT1_TARGET_SITES = ((100, 101, 94, 102), (115, 135, 115, 135), (146, 173, 146, 173))
 
 
-def q_s3_run(event, meta, state, ctx):
+def select1_having_run(event, meta, state, ctx):
     # line 14
     return "out", gt(get_field(event, "count", "event", 0), 1, 1), meta, state
 
 
-Q_S3_SITES = ((238, 243, 232, 243), (232, 247, 232, 247))
+SELECT1_HAVING_SITES = ((238, 243, 232, 243), (232, 247, 232, 247))
 
 
-def q_s4_run(event, meta, state, ctx):
-    # line 12
-    return "out", get_field(event, "host", "event", 0), meta, state
-
-
-Q_S4_SITES = ((211, 215, 205, 215),)
-
-
-Q_SELECT5 = SelectSpec(
-    target=Code(q_s2_run, Q_S2_SITES, Q_SOURCE1),
+SELECT1 = SelectSpec(
+    group=GroupSpec("expr", code=Code(select1_group_by_run, SELECT1_GROUP_BY_SITES, SOURCE)),
     windows=(WindowSpec(name="per_minute", kind="interval", amount=60000000000),),
     aggregates=("aggr::stats::count", "aggr::stats::mean"),
-    aggr_args=Code(q_s1_run, Q_S1_SITES, Q_SOURCE1),
-    having=Code(q_s3_run, Q_S3_SITES, Q_SOURCE1),
-    group=GroupSpec("expr", code=Code(q_s4_run, Q_S4_SITES, Q_SOURCE1)),
+    aggr_args=Code(select1_aggr_args_run, SELECT1_AGGR_ARGS_SITES, SOURCE),
+    target=Code(select1_target_run, SELECT1_TARGET_SITES, SOURCE),
+    having=Code(select1_having_run, SELECT1_HAVING_SITES, SOURCE),
     args={},
 )
 
@@ -77,7 +80,7 @@ GRAPH = GraphSpec(
     nodes=(
         NodeSpec(name="out", factory=Passthrough, stateful=False),
         NodeSpec(name="err", factory=Passthrough, stateful=False),
-        NodeSpec(name="#select1", factory=partial(select_operator, Q_SELECT5), stateful=True),
+        NodeSpec(name="#select1", factory=partial(select_operator, SELECT1), stateful=True),
     ),
     links=(
         (("in", "out"), ("#select1", "in")),
@@ -94,7 +97,25 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
-    return run_graph(GRAPH, inputs, flush_at_end=flush_at_end)
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them.
+    events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
+    # #select1 keeps window state (per_minute) per group of `event.host`: one ordered partition for
+    # all events, as Tremor runs them.
+    events = events.repartition(1)
+    # Arrival order within each partition: the Python stage sees events in Tremor's order.
+    events = events.sortWithinPartitions("seq", "stream")
+    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
+    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
+    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
+    # Every port reads this one result: keep it rather than run the stage once per port.
+    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    return {
+        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
+        "error_log": emitted.filter(F.col("port") == "error_log").select("value", "seq", "sub"),
+        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+    }
 
 
 def main(argv=None):
