@@ -16,10 +16,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .connectors import ConnectorSpec, RunContext, build_sink, build_source
-from .job import add_flush_option, add_ingest_ns_option
+from .connectors import (
+    ConnectorSpec,
+    InputPathError,
+    RunContext,
+    build_sink,
+    build_source,
+    check_readable,
+    input_paths,
+)
+from .job import (
+    add_flush_option,
+    add_ingest_ns_option,
+    add_verbose_option,
+    input_error,
+    job_session,
+)
 from .jsonio import decode_json
-from .session import get_session
+from .progress import Progress
+from .session import under_spark_submit
 
 __all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
@@ -80,22 +95,24 @@ def run_flow(
         return 0
     sinks = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
     live = {name: sink for name, (sink, _) in sinks.items() if sink is not None}
-    outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
-    ordered = _ordered_outputs(outputs, sorted(live))
-    if ordered is None:
-        return 0
-    for sink in live.values():
-        sink.open(ctx)
-    try:
-        for row in ordered.toLocalIterator():
-            sink = live[row.sink]
-            sink.write(sinks[row.sink][1], decode_json(row.value))
-            if sink.stops:
-                ctx.exited = True
-                break
-    finally:
+    with Progress(spark) as progress:
+        outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
+        ordered = _ordered_outputs(outputs, sorted(live))
+        if ordered is None:
+            return 0
         for sink in live.values():
-            sink.close()
+            sink.open(ctx)
+        try:
+            for row in ordered.toLocalIterator():
+                sink = live[row.sink]
+                sink.write(sinks[row.sink][1], decode_json(row.value))
+                progress.add()
+                if sink.stops:
+                    ctx.exited = True
+                    break
+        finally:
+            for sink in live.values():
+                sink.close()
     return 0
 
 
@@ -112,6 +129,7 @@ def flow_main(
     )
     add_ingest_ns_option(parser)
     add_flush_option(parser)
+    add_verbose_option(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),
@@ -120,7 +138,13 @@ def flow_main(
         ingest_ns=args.ingest_ns,
     )
     try:
-        return run_flow(get_session(), flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
+        for spec in flow.connectors:
+            for path in input_paths(spec, ctx, files=not under_spark_submit()):
+                check_readable(path)
+        spark = job_session(args.verbose)
+        return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
+    except InputPathError as err:
+        return input_error(err)
     except (ValueError, OSError) as err:
         import sys
 

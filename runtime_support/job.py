@@ -1,9 +1,13 @@
 """Command line of a generated job:
-``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush]``.
+``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``.
 
 Reads JSON lines (default stdin), runs the job's ``run_pipeline`` on the embedded local Spark (or
 the cluster ``spark-submit`` configured) and writes every emitted event, from every output port, in
 Tremor's emission order as JSON lines (default stdout) — what ``tremor run`` prints.
+
+As a user runs it: an input that cannot be read is one line on stderr naming it, exit code 2;
+Spark's own output stays off stderr unless ``--verbose``; on a terminal a status line shows the
+progress (:mod:`runtime_support.progress`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .session import get_session
+from .connectors.base import InputPathError, check_readable
+from .progress import Progress
+from .session import get_session, keep_log, spark_log
 from .spark_exec import ordered_union
 
 RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
@@ -23,16 +29,23 @@ RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True
 __all__ = [
     "add_flush_option",
     "add_ingest_ns_option",
+    "add_verbose_option",
+    "input_error",
+    "job_session",
     "read_lines",
     "run_job_cli",
 ]
 
+USAGE_ERROR = 2  # the exit code of an unreadable input, as argparse's for a bad argument
+
 
 def read_lines(spark, path: str | None, ingest_ns: str):
-    """Load JSON lines as a DataFrame ``seq, value, ingest_ns`` (blank lines are skipped)."""
+    """Load JSON lines as a DataFrame ``seq, value, ingest_ns`` (blank lines are skipped);
+    :class:`InputPathError` when ``path`` cannot be read."""
     if path is None or path == "-":
         lines = [line.rstrip("\r\n") for line in sys.stdin]
     else:
+        check_readable(path)
         with open(path, encoding="utf-8", errors="surrogateescape") as handle:
             lines = [line.rstrip("\r\n") for line in handle]
     now = time.time_ns()
@@ -51,6 +64,27 @@ def add_ingest_ns_option(parser: argparse.ArgumentParser) -> None:
         default="wallclock",
         help="event i gets ingest_ns = i (Tremor's test harness) or the wall clock",
     )
+
+
+def add_verbose_option(parser: argparse.ArgumentParser) -> None:
+    """``--verbose``: let Spark's banner, warnings and log lines through to stderr."""
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="show Spark's own output on stderr"
+    )
+
+
+def job_session(verbose: bool):
+    """The job's SparkSession: quiet (the JVM's stderr goes to a log file) unless ``verbose``."""
+    spark = get_session(quiet=not verbose)
+    if verbose:
+        spark.sparkContext.setLogLevel("WARN")
+    return spark
+
+
+def input_error(err: InputPathError) -> int:
+    """Report an unreadable input in one line; the exit code."""
+    print(f"Error: {err}", file=sys.stderr)
+    return USAGE_ERROR
 
 
 def add_flush_option(parser: argparse.ArgumentParser) -> None:
@@ -72,16 +106,40 @@ def run_job_cli(
     parser.add_argument("-o", "--output", help="where to write emitted events (default: stdout)")
     add_ingest_ns_option(parser)
     add_flush_option(parser)
+    add_verbose_option(parser)
     args = parser.parse_args(argv)
-    spark = get_session()
-    inputs = {"in": read_lines(spark, args.input, args.ingest_ns)}
-    outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)
-    rows = ordered_union(outputs).select("value").toLocalIterator()
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        if args.input not in (None, "-"):
+            check_readable(args.input)
+        spark = job_session(args.verbose)
+        inputs = {"in": read_lines(spark, args.input, args.ingest_ns)}
+    except InputPathError as err:
+        return input_error(err)
+    try:
+        with Progress(spark) as progress:
+            outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)
+            _write(ordered_union(outputs).select("value").toLocalIterator(), args.output, progress)
+    except BaseException:
+        _name_log()
+        raise
+    return 0
+
+
+def _write(rows: Any, path: str | None, progress: Progress) -> None:
+    """Every emitted value, one JSON line each, to ``path`` (default stdout)."""
+    out = open(path, "w", encoding="utf-8") if path else sys.stdout  # noqa: SIM115
     try:
         for row in rows:
             out.write(row.value + "\n")
+            progress.add()
     finally:
-        if args.output:
+        if path:
             out.close()
-    return 0
+
+
+def _name_log() -> None:
+    """A failed run keeps the quiet JVM's log and says where it is."""
+    log = spark_log()
+    if log is not None:
+        keep_log()
+        print(f"tremorc: Spark's log is in {log}", file=sys.stderr)

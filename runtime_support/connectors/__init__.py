@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ConnectorSpec, RunContext, Sink, Source
+from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
 from .file import FileSink, FileSource
 from .file import is_source as _file_reads
 from .metronome import MetronomeSource
@@ -18,6 +18,7 @@ from .stdio import StdioSink, StdioSource
 
 __all__ = [
     "ConnectorSpec",
+    "InputPathError",
     "RunContext",
     "SINKS",
     "SOURCES",
@@ -25,6 +26,8 @@ __all__ = [
     "Source",
     "build_sink",
     "build_source",
+    "check_readable",
+    "input_paths",
 ]
 
 #: Kind → implementation, per direction; mirrors the factories of
@@ -50,6 +53,18 @@ def build_source(spec: ConnectorSpec) -> Any:
         return None
     factory = SOURCES.get(spec.kind)
     return None if factory is None else factory(spec)
+
+
+def input_paths(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> tuple[str, ...]:
+    """The local files ``spec`` reads as a source, checked before Spark starts (``files``:
+    include the ``file`` connector's path, which Spark reads: off under spark-submit, where
+    it may name the cluster's file system)."""
+    source = build_source(spec)
+    if isinstance(source, FileSource):
+        return (source.path,) if files else ()
+    if isinstance(source, StdioSource) and ctx.stdin_path and ctx.stdin_path != "-":
+        return (ctx.stdin_path,)
+    return ()
 
 
 def build_sink(spec: ConnectorSpec) -> Any:

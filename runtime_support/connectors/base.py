@@ -8,12 +8,33 @@ the driver in Tremor's emission order.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 ROW_SCHEMA = "seq long, value string, ingest_ns long"
+
+
+class InputPathError(Exception):
+    """An input file that cannot be read; the message is one line naming the path."""
+
+
+def check_readable(path: str) -> None:
+    """Raise :class:`InputPathError` unless ``path`` is a readable regular file (a URL such as
+    ``hdfs://…`` is left to Spark)."""
+    if "://" in path:
+        return
+    shown = path if path.isprintable() else repr(path)
+    if os.path.isdir(path):
+        raise InputPathError(f"can not read {shown}: it is a directory")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise InputPathError(f"can not read {shown}: {reason}") from None
 
 
 @dataclass(frozen=True)

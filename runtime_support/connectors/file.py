@@ -14,7 +14,7 @@ from typing import Any
 
 from ..codecs import codec_from, framing_from
 from ..origin import encode_origin, hostname
-from .base import ConnectorSpec, RunContext, with_origin
+from .base import ConnectorSpec, InputPathError, RunContext, with_origin
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
 _JSON = "to_json(named_struct('v', value))"
@@ -49,7 +49,12 @@ class FileSource:
             reader = reader.option("wholetext", "true")
         elif self.framing.separator != "\n":
             reader = reader.option("lineSep", self.framing.separator)
-        df = reader.text(self.path)
+        try:
+            df = reader.text(self.path)
+        except Exception as err:  # noqa: BLE001 - Spark's AnalysisException, by its error class
+            if "PATH_NOT_FOUND" not in str(err):
+                raise
+            raise InputPathError(f"can not read {self.path}: no such file or directory") from None
         if self.framing.drop_empty:
             df = df.filter(F.col("value") != "")
         if self.codec.name == "json":
