@@ -95,7 +95,7 @@ def run_flow(
         return 0
     sinks = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
     live = {name: sink for name, (sink, _) in sinks.items() if sink is not None}
-    with Progress(spark) as progress:
+    with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
         ordered = _ordered_outputs(outputs, sorted(live))
         if ordered is None:
@@ -105,8 +105,8 @@ def run_flow(
         try:
             for row in ordered.toLocalIterator():
                 sink = live[row.sink]
-                sink.write(sinks[row.sink][1], decode_json(row.value))
                 progress.add()
+                sink.write(sinks[row.sink][1], decode_json(row.value))
                 if sink.stops:
                     ctx.exited = True
                     break

@@ -116,7 +116,7 @@ def run_job_cli(
     except InputPathError as err:
         return input_error(err)
     try:
-        with Progress(spark) as progress:
+        with Progress(spark, to_stdout=not args.output) as progress:
             outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)
             _write(ordered_union(outputs).select("value").toLocalIterator(), args.output, progress)
     except BaseException:
@@ -130,8 +130,8 @@ def _write(rows: Any, path: str | None, progress: Progress) -> None:
     out = open(path, "w", encoding="utf-8") if path else sys.stdout  # noqa: SIM115
     try:
         for row in rows:
-            out.write(row.value + "\n")
             progress.add()
+            out.write(row.value + "\n")
     finally:
         if path:
             out.close()

@@ -1,7 +1,7 @@
 """Native Spark pre-filter: drop, in the JVM, input events a program provably drops.
 
-A job compiled with native lowering wraps its graph with :func:`with_native_prefilter`; the
-executor (``spark_exec.run_graph``) calls :func:`apply_native_prefilter` before ``mapInArrow``.
+A job compiled with native lowering wraps its graph with :func:`with_native_prefilter`; its
+rendered plan (``run_pipeline``) calls :func:`apply_native_prefilter` before ``mapInArrow``.
 The predicate is the compiler's three-valued IR (see ``compiler/lowering/predicate.py``) turned
 into Columns over ``try_parse_json(value)``.
 

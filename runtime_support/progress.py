@@ -3,7 +3,9 @@ that polls ``SparkContext.statusTracker()`` (stages done and running, tasks) and
 events written so far.
 
 Invariant: nothing is written unless the stream is a terminal (``isatty``); the status line is
-cleared when the run ends and replaced by one summary line.
+cleared when the run ends and replaced by one summary line. When the events themselves go to a
+terminal (stdout), the status line is cleared before the first one and not redrawn: the output
+is the progress from then on.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ CLEAR = "\r\x1b[K"
 class Progress:
     """``with Progress(spark) as progress: … progress.add(n) …``"""
 
-    def __init__(
-        self, spark: Any, stream: TextIO | None = None, interval: float = 0.25, delay: float = 0.5
-    ) -> None:
+    def __init__(self, spark: Any, to_stdout: bool = True, stream: TextIO | None = None) -> None:
+        """``to_stdout``: the events are written to stdout (which may be the terminal)."""
         self.stream = stream if stream is not None else sys.stderr
         self.active = _isatty(self.stream)
         self.spark = spark
-        self.interval, self.delay = interval, delay
+        self.output_is_terminal = to_stdout and _isatty(sys.stdout)
+        self.interval, self.delay = 0.25, 0.5  # seconds between redraws; before the first
         self.events = 0
         self.seen: set[int] = set()  # stages done
         self.shown = False
@@ -43,8 +45,7 @@ class Progress:
     def __exit__(self, kind: object, *exc: object) -> None:
         if not self.active:
             return
-        self._stop.set()
-        self._thread.join()
+        self._halt()
         if self.shown and kind is None:
             self.line()  # count the stages that finished since the last poll
             elapsed = time.monotonic() - self.started
@@ -53,12 +54,21 @@ class Progress:
                 f"in {elapsed:.1f} s\n"
             )
             self.stream.flush()
-        elif self.shown:
-            self.stream.write(CLEAR)
 
     def add(self, count: int = 1) -> None:
-        """``count`` more events written."""
+        """``count`` more events are about to be written."""
+        if self.events == 0 and self.active and self.output_is_terminal:
+            self._halt()
         self.events += count
+
+    def _halt(self) -> None:
+        """Stop redrawing and clear the status line."""
+        if self._thread.is_alive():
+            self._stop.set()
+            self._thread.join()
+            if self.shown:
+                self.stream.write(CLEAR)
+                self.stream.flush()
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):

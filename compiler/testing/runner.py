@@ -69,7 +69,7 @@ def run_job_on_lines(
         tagged.append(frame.withColumn("port", F.lit(port)))
     ordered = ordered_union(dict(enumerate(tagged)))
     emitted = [(row.port, decode_json(row.value)) for row in ordered.collect()]
-    spark.catalog.clearCache()  # run_graph persists its result; cases must not pile up
+    spark.catalog.clearCache()  # run_pipeline persists its result; cases must not pile up
     return emitted
 
 
