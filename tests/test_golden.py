@@ -10,6 +10,8 @@ file fails (CI runs without ``--snapshot-update``).
 from __future__ import annotations
 
 import py_compile
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,49 @@ def test_generation_is_deterministic() -> None:
         source = read_source(program)
         kind = kind_of(program)
         assert compile_source(source, kind).job == compile_source(source, kind).job
+
+
+GOLDEN_TEST = """
+from pathlib import Path
+
+import pytest
+
+from tests.golden_files import GoldenFiles
+
+CASE = Path(__file__).parent / "golden" / "lang" / "case" / "input.txt"
+
+
+@pytest.mark.parametrize("program", [CASE], ids=["lang/case"])
+def test_case(program, snapshot):
+    assert "hello\\n" == snapshot.use_extension(GoldenFiles)(name="job.py")
+"""
+
+
+def test_golden_files_extension(tmp_path: Path) -> None:
+    """The extension's contract, run as CI would: missing fails, ``--snapshot-update`` writes the
+    plain file, drift fails with a diff, and nothing but snapshot files is ever touched."""
+    case = tmp_path / "golden" / "lang" / "case"
+    case.mkdir(parents=True)
+    (case / "input.txt").write_text("the program\n")
+    (case / "notes.md").write_text("kept\n")
+    (tmp_path / "test_case.py").write_text(GOLDEN_TEST)
+
+    def pytest_run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+        env = {"PYTHONPATH": str(ROOT), "PATH": ""}
+        return subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
+
+    assert pytest_run().returncode == 1  # missing snapshot
+    assert not (case / "job.py").exists()
+    assert pytest_run("--snapshot-update").returncode == 0
+    assert (case / "job.py").read_text() == "hello\n"
+    assert pytest_run().returncode == 0
+    (case / "job.py").write_text("drifted\n")
+    drift = pytest_run()
+    assert drift.returncode == 1 and "drifted" in drift.stdout
+    assert pytest_run("--snapshot-update").returncode == 0
+    assert (case / "job.py").read_text() == "hello\n"
+    assert (case / "input.txt").read_text() == "the program\n"
+    assert (case / "notes.md").read_text() == "kept\n"

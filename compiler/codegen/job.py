@@ -30,6 +30,7 @@ class JobParts:
     graph: str  # Python expression building the GraphSpec
     plan: dict[str, object]  # the Spark plan's pieces (``graph.plan_context``)
     native: bool = False  # the plan applies the native pre-filter
+    startup: tuple[str, ...] = ()  # module-level code run once when the job starts, on the driver
 
 
 @cache
@@ -83,15 +84,23 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         description=repr(f"Tremor program {parts.source_name} on Spark"),
         run_doc=RUN_DOC,
         native=parts.native,
+        startup=parts.startup,
         **parts.plan,
     )
 
 
 def render_template(
-    template: str, *, source_name: str, job_name: str, imports: tuple[str, ...], **context: object
+    template: str,
+    *,
+    source_name: str,
+    job_name: str,
+    imports: tuple[str, ...],
+    startup: tuple[str, ...] = (),
+    **context: object,
 ) -> str:
     """Render one job template (header names made comment-safe, import lines built from
-    ``"module:name"`` items) and format it with black."""
+    ``"module:name"`` items) and format it with black. ``startup``: code blocks evaluated once
+    when the job starts, on the driver, before the generated functions."""
     text = (
         _environment()
         .get_template(template)
@@ -99,6 +108,7 @@ def render_template(
             source_name=comment_safe(source_name),
             job_name=comment_safe(job_name),
             import_lines=import_lines(imports),
+            startup=startup,
             **context,
         )
     )
