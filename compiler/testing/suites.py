@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..ast import script as S
 from ..codegen.build import SCRIPT_NODE_IMPORTS
-from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
+from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from ..codegen.job import JobParts, render_job
 from ..diagnostics import CompileError
 from ..pipeline import parse, read_source, script_passes
@@ -90,6 +90,7 @@ def build_suite_job(script: S.Script, source: Source) -> tuple[str, list[tuple[s
         sources=tuple(sources),
         blocks=tuple(blocks),
         graph=graph,
+        plan=plan_context(streams=("in",), output_ports=tuple(ports), nodes=tuple(nodes)),
     )
     return render_job(parts, "suite.py"), [(suite, name) for suite, name, _ in tests]
 
