@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..ast import script as S
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
+from ..ir.scope import describe
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from .job import JobParts, render_job
@@ -28,7 +29,7 @@ def build_script_job(
         name="script",
         factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
         stateful=facts.stateful,
-        why="The script keeps `state`" if facts.stateful else "",
+        why=f"The script keeps `state`, {describe(facts.scope)}" if facts.stateful else "",
     )
     assert generated.entry == "script_run", "the factory names the entry function"
     links = ((("in", "out"), ("script", "in")),) + tuple(

@@ -18,6 +18,7 @@ class NodeCode:
     factory: str
     stateful: bool
     why: str = ""
+    keyed: bool = False  # its state scope is keyed (hash partitioning on the key is correct)
 
 
 def output_node(port: str) -> str:
@@ -67,12 +68,14 @@ def plan_context(
     streams (``repr``), the sorted output ports (``err`` always: undecodable input goes there),
     and the comment lines saying why the graph keeps state (empty: stateless)."""
     ports = sorted(set(output_ports) | {"err"})
-    notes = [node.why for node in nodes if node.stateful and node.why]
-    if any(node.stateful for node in nodes) and not notes:
-        notes = ["the pipeline keeps state"]
-    why = "; ".join(notes) + ": one ordered partition for all events, as Tremor runs them."
+    stateful = [node for node in nodes if node.stateful]
+    notes = [node.why for node in stateful if node.why] or ["the pipeline keeps state"]
+    why = "; ".join(notes) + ": one ordered partition for all events, as Tremor runs them"
+    if all(node.keyed for node in stateful):
+        why += " (not yet hash-partitioned by the key)"
+    why += "."
     return {
         "streams": [repr(stream) for stream in streams],
         "ports": [repr(port) for port in ports],
-        "state_lines": textwrap.wrap(why, 94) if notes else [],
+        "state_lines": textwrap.wrap(why, 94) if stateful else [],
     }

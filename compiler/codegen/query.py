@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import graph as G
+from ..ir.scope import Keyed, Stateless, describe
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
 from .job import JobParts, render_job
@@ -61,34 +62,20 @@ def label(name: str) -> str:
 
 
 def state_note(node: G.GraphNode) -> str:
-    """Why ``node`` keeps state, for the plan comment (with its state scope once the IR has
-    one)."""
+    """Why ``node`` keeps state, for the plan comment, with its state scope (``keyed by …``,
+    ``global (…)``)."""
     if isinstance(node, G.SelectNode):
         windows = ", ".join(label(w.name) for w in node.windows)
         what = f"{label(node.name)} keeps window state ({windows})"
-        if node.group is not None:
-            what += f" per group of `{label(_group_text(node.group))}`"
     elif isinstance(node, G.ScriptNode):
         what = f"script {label(node.name)} keeps `state`"
     elif isinstance(node, G.OperatorNode):
         what = f"operator {label(node.name)} ({node.kind}) keeps state"
     else:
         what = f"{label(node.name)} keeps state"
-    scope = getattr(node, "scope", None)
-    if scope is None:
+    if isinstance(node.scope, Stateless):
         return what
-    text = scope.dump() if hasattr(scope, "dump") else str(scope)
-    return f"{what}, state scope {label(text)}"
-
-
-def _group_text(group: G.Group) -> str:
-    """The source text of a ``group by`` (``set(…)``/``each(…)`` spelled out)."""
-    if group.kind == "set":
-        return f"set({', '.join(_group_text(item) for item in group.items)})"
-    assert group.code is not None, "each/expr groups carry their expression"
-    expr = group.code.script.items[-1]
-    text = group.code.source.text[expr.span.start : expr.span.end]
-    return f"each({text})" if group.kind == "each" else text
+    return f"{what}, {label(describe(node.scope))}"
 
 
 def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
@@ -108,7 +95,8 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     else:
         raise AssertionError(f"unknown graph node {type(node).__name__}")
     stateful = True if isinstance(node, G.OperatorNode) else node.stateful
-    return NodeCode(node.name, factory, stateful, state_note(node) if stateful else "")
+    note = state_note(node) if stateful else ""
+    return NodeCode(node.name, factory, stateful, note, isinstance(node.scope, Keyed))
 
 
 def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:

@@ -143,8 +143,8 @@ def run_pipeline(spark, inputs, flush_at_end=True):
             "stream", F.lit("counts/db/out")
         )
     )
-    # counts/per_host/#select1 keeps window state (three) per group of `event.host`: one ordered
-    # partition for all events, as Tremor runs them.
+    # counts/per_host/#select1 keeps window state (three), keyed by event.host: one ordered
+    # partition for all events, as Tremor runs them (not yet hash-partitioned by the key).
     events = events.repartition(1)
     # Arrival order within each partition: the Python stage sees events in Tremor's order.
     events = events.sortWithinPartitions("seq", "stream")

@@ -81,7 +81,8 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # script tag keeps `state`: one ordered partition for all events, as Tremor runs them.
+    # script tag keeps `state`, global (script state): one ordered partition for all events, as
+    # Tremor runs them.
     events = events.repartition(1)
     # Arrival order within each partition: the Python stage sees events in Tremor's order.
     events = events.sortWithinPartitions("seq", "stream")

@@ -100,8 +100,8 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # #select1 keeps window state (per_minute) per group of `event.host`: one ordered partition for
-    # all events, as Tremor runs them.
+    # #select1 keeps window state (per_minute), keyed by event.host: one ordered partition for all
+    # events, as Tremor runs them (not yet hash-partitioned by the key).
     events = events.repartition(1)
     # Arrival order within each partition: the Python stage sees events in Tremor's order.
     events = events.sortWithinPartitions("seq", "stream")
