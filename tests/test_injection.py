@@ -121,7 +121,7 @@ PROGRAMS = {
     "deploy": ("p.troy", FLOW),
 }
 
-ALLOWED_MODULES = ("__future__", "sys", "functools")
+ALLOWED_MODULES = ("__future__", "sys", "functools", "pyspark", "pyspark.sql")  # the plan: Spark
 ALLOWED_BUILTINS = {
     "__name__", "dict", "list", "tuple", "type", "len", "isinstance", "str", "int", "float",
     "bool", "range", "enumerate", "zip", "min", "max", "sorted", "any", "all",
