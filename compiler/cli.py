@@ -71,7 +71,8 @@ def build(file: Path, output: Path | None) -> None:
 @click.option("-i", "--input", "infile", help="JSON lines to read (default stdin)")
 @click.option("-o", "--output", "outfile", help="where to write emitted events (default stdout)")
 @click.option("--ingest-ns", type=click.Choice(["index", "wallclock"]), default="wallclock")
-def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="show Spark's own output on stderr")
+def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str, verbose: bool) -> None:
     """Build FILE and run it on the embedded local Spark, like `tremor run`."""
     try:
         compiled = compile_path(file)
@@ -87,6 +88,8 @@ def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str) -> 
         argv += ["-i", infile]
     if outfile:
         argv += ["-o", outfile]
+    if verbose:
+        argv.append("--verbose")
     sys.exit(module.main(argv))
 
 

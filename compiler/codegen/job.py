@@ -30,7 +30,6 @@ class JobParts:
     graph: str  # Python expression building the GraphSpec
     plan: dict[str, object]  # the Spark plan's pieces (``graph.plan_context``)
     native: bool = False  # the plan applies the native pre-filter
-    startup: tuple[str, ...] = ()  # module-level code run once when the job starts, on the driver
 
 
 @cache
@@ -84,7 +83,6 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         description=repr(f"Tremor program {parts.source_name} on Spark"),
         run_doc=RUN_DOC,
         native=parts.native,
-        startup=parts.startup,
         **parts.plan,
     )
 
@@ -95,12 +93,10 @@ def render_template(
     source_name: str,
     job_name: str,
     imports: tuple[str, ...],
-    startup: tuple[str, ...] = (),
     **context: object,
 ) -> str:
     """Render one job template (header names made comment-safe, import lines built from
-    ``"module:name"`` items) and format it with black. ``startup``: code blocks evaluated once
-    when the job starts, on the driver, before the generated functions."""
+    ``"module:name"`` items) and format it with black."""
     text = (
         _environment()
         .get_template(template)
@@ -108,7 +104,6 @@ def render_template(
             source_name=comment_safe(source_name),
             job_name=comment_safe(job_name),
             import_lines=import_lines(imports),
-            startup=startup,
             **context,
         )
     )
