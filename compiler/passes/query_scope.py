@@ -144,20 +144,17 @@ def replace_uses(query_items: tuple[Q.QueryItem, ...]) -> tuple[S.Use, ...]:
 
 
 def load_query_modules(stmts: tuple[Q.QueryItem, ...], source: Source) -> dict[Any, Any]:
-    """Every module the body ``use``s (``.trickle`` modules parsed as queries)."""
+    """Every module the body ``use``s (module files of any extension, read as queries)."""
     from ..modules import load_modules
-    from ..parse.query import parse_query
-    from ..parse.script import parse_script
 
-    tree = Q.Query(stmts=stmts)
-    return load_modules(tree, source, parsers={".tremor": parse_script, ".trickle": parse_query})
+    return load_modules(Q.Query(stmts=stmts), source)
 
 
 def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Scope:
     """Register each ``use``d trickle module's definitions under its alias."""
     for use in scope.uses:
         module = modules.get(use.path)
-        tree = getattr(module, "tree", None)
+        tree = getattr(module, "query", None)
         if isinstance(tree, Q.Query):
             sub = Scope(module.source, replace_uses(tree.stmts), elab=scope.elab)
             for stmt in tree.stmts:
