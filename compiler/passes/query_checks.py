@@ -199,15 +199,21 @@ def check_body(stmts: tuple[Q.QueryItem, ...], scope: Scope, ports: tuple[str, .
 
 
 def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
-    """Named ports (``in`` is reserved) and the script bodies."""
-    for named in stmt.named:
-        if named.port.name == "in":
-            raise _err(
-                "port `in` is reserved for the `script` section",
-                named.port.span,
-                scope.source,
-                outer=stmt.span,
+    """Named ports (``in`` is reserved, each port once) and the script bodies.
+
+    Tremor checks the named sections last to first, so a duplicate is reported at its first
+    occurrence."""
+    seen: set[str] = set()
+    for named in reversed(stmt.named):
+        port = named.port.name
+        if port == "in" or port in seen:
+            message = (
+                "port `in` is reserved for the `script` section"
+                if port == "in"
+                else "script port already defined"
             )
+            raise _err(message, named.port.span, scope.source, outer=stmt.span)
+        seen.add(port)
     check_consts(stmt.script, scope.source)
     embed(stmt.script.items, scope)
     for named in stmt.named:
@@ -225,8 +231,13 @@ def check_consts(script: S.Script, source: Source) -> None:
 
 
 def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
-    """Only ``tick`` named scripts; no ``event``/``$`` in tick scripts, no writes to them."""
+    """Tremor's window script rules, in its order: the main script may only assign to locals
+    and ``state`` (not ``event``/``$``); then the one named script must be ``tick``, and it may
+    neither assign to nor read ``event`` or ``$``. Errors point at the offending top-level
+    expression, inside the whole definition."""
     source = scope.source
+    if stmt.script is not None:
+        _only_mut_state(stmt.script, stmt, source)
     for named in stmt.named:
         if named.port.name != "tick":
             raise _err(
@@ -235,18 +246,7 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
                 source,
                 outer=stmt.span,
             )
-        for node in named.script.walk():
-            if isinstance(node, S.Path) and node.root == "event":
-                parent = _enclosing_expr(named.script, node)
-                raise _err(
-                    "`event` isn't accessible in this context", parent.span, source, outer=stmt.span
-                )
-    if stmt.script is not None:
-        for node in stmt.script.walk():
-            if isinstance(node, S.Let) and node.target.root in ("event", "meta"):
-                what = "event" if node.target.root == "event" else "$"
-                span = Span(node.target.span.start, node.span.end)
-                raise _err(f"Can not assign to `{what}` here", span, source, outer=stmt.span)
+        _only_mut_state(named.script, stmt, source, no_event=True)
     inner = Scope(source, (), {}, scope.modules, scope.elab)
     for named in stmt.named:
         embed(named.script.items, inner)
@@ -254,12 +254,31 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
         embed(stmt.script.items, inner)
 
 
-def _enclosing_expr(script: S.Script, target: Node) -> Node:
-    """The top-level item of ``script`` containing ``target``."""
+_SHOWN = {"event": "`event`", "meta": "`$`"}
+
+
+def _only_mut_state(
+    script: S.Script, stmt: Q.DefineWindow, source: Source, *, no_event: bool = False
+) -> None:
+    """No assignment to ``event``/``$`` (and with ``no_event`` no read of them either)."""
     for item in script.items:
-        if any(node is target for node in item.walk()):
-            return item
-    return target
+        for node in item.walk():
+            if isinstance(node, S.Let) and node.target.root in _SHOWN:
+                message = f"Can not assign to {_SHOWN[node.target.root]} here"
+                raise _err(message, _expr_span(item), source, outer=stmt.span)
+        if no_event:
+            for node in item.walk():
+                if isinstance(node, S.Path) and node.root in _SHOWN:
+                    message = f"{_SHOWN[node.root]} isn't accessible in this context"
+                    raise _err(message, _expr_span(item), source, outer=stmt.span)
+
+
+def _expr_span(item: Node) -> Span:
+    """A top-level expression's span as Tremor's error shows it (an assignment starts at its
+    target, after ``let``)."""
+    if isinstance(item, S.Let):
+        return Span(item.target.span.start, item.span.end)
+    return item.span
 
 
 def check_query(query: Q.Query, source: Source, elab: Elaboration) -> Q.Query:
