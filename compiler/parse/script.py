@@ -573,7 +573,7 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def visit_extractor(self, node: PNode, children: list[Any]) -> ast.Extractor:
         return ast.Extractor(
-            name=children[0], rule=extractor_rule(node.children[2].text), span=span_of(node)
+            name=children[0], rule=extractor_rule(node.children[3].text), span=span_of(node)
         )
 
     def visit_record_pattern(self, node: PNode, children: list[Any]) -> ast.RecordPattern:
