@@ -67,8 +67,9 @@ class Scope:
 def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = None) -> S.Script:
     """``items`` as a checked script (module loading, resolution, folding), once per program."""
     assert scope.elab is not None, "a scope without an Elaboration cannot embed scripts"
-    uses = tuple(u for u in scope.uses if u.alias not in scope.modules)
-    return scope.elab.script((AGGR_USE, *uses), items, source or scope.source)
+    # Every module is read through Tremor's one module grammar, so a module holding query
+    # definitions can be used by a script as well (its consts and fns; definitions ignored).
+    return scope.elab.script((AGGR_USE, *scope.uses), items, source or scope.source)
 
 
 def substitute_args(expr: S.Expr, args: Any) -> S.Expr:
