@@ -170,6 +170,24 @@ def test_axiom_connectors_are_defined_with_their_args() -> None:
     assert connectors["s"][1]["config"]["url"] == "h:6514"
 
 
+def test_bundled_artefacts_through_the_tremor_namespace_module() -> None:
+    """``use tremor;`` reaches ``tremor::connectors`` through the bundled ``tremor`` module."""
+    text = """
+    use tremor;
+    define flow main
+    flow
+      use tremor as t;
+      create connector console from t::connectors::console;
+      create pipeline p from tremor::pipelines::passthrough;
+      connect /pipeline/p to /connector/console;
+    end;
+    deploy flow main;
+    """
+    flow = check_program(Source("t.troy", text), "deploy").ir.flows[0]
+    assert _connectors(flow)["console"][0] == "stdio"
+    assert [p.alias for p in flow.pipelines] == ["p"]
+
+
 def test_missing_bundled_artefact_is_reported() -> None:
     text = BUNDLED_FLOW.replace("connectors::metrics", "connectors::nope")
     with pytest.raises(CompileError, match="Artefact `connectors::nope` is not defined"):
