@@ -28,17 +28,23 @@ def _deployment(path: Path) -> Any:
     return check_program(read_source(path), "deploy").ir
 
 
-def _run_flow(spark: Any, path: Path, tmp_path: Path, ticks: int) -> list[Any]:
-    """Run the troy file at ``path`` with metronomes emitting ``ticks`` events; stdout lines."""
+def _run_flow(
+    spark: Any, path: Path, tmp_path: Path, ticks: int = 0, stdin: str | None = None
+) -> list[str]:
+    """Run the troy file at ``path`` (metronomes emit ``ticks`` events, stdio reads ``stdin``);
+    the lines written to stdout."""
     from runtime_support.connectors import RunContext
     from runtime_support.flow import run_flow
 
     module = load_job(compile_path(path).job, path.stem)
-    out = tmp_path / "stdout.txt"
-    context = RunContext(ingest_ns="index", ticks=ticks, stdout_path=str(out))
+    out, given = tmp_path / "stdout.txt", tmp_path / "stdin.txt"
+    given.write_text(stdin or "")
+    context = RunContext(
+        ingest_ns="index", ticks=ticks, stdout_path=str(out), stdin_path=str(given)
+    )
     assert run_flow(spark, module.FLOW, module.run_pipeline, context) == 0
     context.close()
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return out.read_text().splitlines()
 
 
 def _connectors(flow: Any) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -72,13 +78,23 @@ def test_an_undefined_nested_const_is_still_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.spark
 def test_module_flow_defaults_reach_the_running_job(spark: Any, tmp_path: Path) -> None:
-    got = _run_flow(spark, DATA / "modules" / "flow.troy", tmp_path, ticks=1)
+    got = [
+        json.loads(line) for line in _run_flow(spark, DATA / "modules" / "flow.troy", tmp_path, 1)
+    ]
     assert sorted(got, key=lambda v: v["y"]) == [{"x": 42, "y": 1}, {"x": 42, "y": 7}]
 
 
 @pytest.mark.spark
 def test_inline_flow_defaults_reach_the_running_job(spark: Any, tmp_path: Path) -> None:
-    assert _run_flow(spark, DATA / "modules" / "inline.troy", tmp_path, ticks=1) == [[43, 42]]
+    assert _run_flow(spark, DATA / "modules" / "inline.troy", tmp_path, ticks=1) == ["[43,42]"]
+
+
+@pytest.mark.spark
+def test_project_template_layout_runs(spark: Any, tmp_path: Path) -> None:
+    """``tremor new``'s layout: a flow, a pipeline and a script each in a ``.tremor`` module;
+    ``console`` reads and writes lines."""
+    got = _run_flow(spark, DATA / "template" / "main.troy", tmp_path, stdin="hello\nworld\n")
+    assert got == ["HELLO!", "WORLD!"]
 
 
 # -- 2. a .tremor module holding troy or trickle definitions -------------------------------------
