@@ -230,3 +230,38 @@ def test_grok_forms_with_space_or_comment_before_the_rule(spark: Any) -> None:
 def test_unknown_grok_pattern_is_still_a_compile_error() -> None:
     text = "match event of case %{ a ~= grok |%{NOSUCHPATTERN:x}| } => 1 case _ => 0 end\n"
     assert "NOSUCHPATTERN" in _error(text, "script")
+
+
+# -- 4 and 5 for definitions that come from modules ----------------------------------------------
+
+
+def _module_program(tmp_path: Any, module: str, program: str, name: str) -> CompileError:
+    (tmp_path / "defs.tremor").write_text(module)
+    path = tmp_path / name
+    path.write_text(program)
+    kind = "query" if name.endswith(".trickle") else "deploy"
+    with pytest.raises(CompileError) as info:
+        check_program(Source.from_path(path), kind)
+    return info.value
+
+
+def test_duplicate_port_of_a_module_script_is_reported_in_the_module(tmp_path: Any) -> None:
+    module = "define script s\nscript from p\n  1\nscript from p\n  2\nscript\n  event\nend;\n"
+    program = "use defs;\ncreate script s from defs::s;\nselect event from in into s;\n"
+    err = _module_program(tmp_path, module, program, "q.trickle")
+    assert "script port already defined" in err.render()
+    assert err.render().splitlines()[2] == "    2 | script from p"
+    assert str(err.source.path).endswith("defs.tremor")
+
+
+def test_tick_rules_of_a_module_window_apply_in_a_flow_pipeline(tmp_path: Any) -> None:
+    module = "define window w from tumbling\nwith\n  interval = 1\n"
+    module += "script from tick\n  event\nend;\n"
+    program = (
+        "define flow main\nflow\n  define pipeline p\n  pipeline\n    use defs;\n"
+        "    select aggr::win::collect_flattened(event) from in[defs::w] into out;\n"
+        "  end;\n  create pipeline p;\nend;\ndeploy flow main;\n"
+    )
+    err = _module_program(tmp_path, module, program, "f.troy")
+    assert "`event` isn't accessible in this context" in err.render()
+    assert str(err.source.path).endswith("defs.tremor")

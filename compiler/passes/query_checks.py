@@ -199,10 +199,17 @@ def check_body(stmts: tuple[Q.QueryItem, ...], scope: Scope, ports: tuple[str, .
 
 
 def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
-    """Named ports (``in`` is reserved, each port once) and the script bodies.
+    """Named ports (see :func:`_check_script_ports`) and the script bodies."""
+    _check_script_ports(stmt, scope.source)
+    check_consts(stmt.script, scope.source)
+    embed(stmt.script.items, scope)
+    for named in stmt.named:
+        embed(named.script.items, scope)
 
-    Tremor checks the named sections last to first, so a duplicate is reported at its first
-    occurrence."""
+
+def _check_script_ports(stmt: Q.DefineScript, source: Source) -> None:
+    """``in`` is reserved and each port named once. Tremor checks the named sections last to
+    first, so a duplicate is reported at its first occurrence."""
     seen: set[str] = set()
     for named in reversed(stmt.named):
         port = named.port.name
@@ -212,12 +219,19 @@ def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
                 if port == "in"
                 else "script port already defined"
             )
-            raise _err(message, named.port.span, scope.source, outer=stmt.span)
+            raise _err(message, named.port.span, source, outer=stmt.span)
         seen.add(port)
-    check_consts(stmt.script, scope.source)
-    embed(stmt.script.items, scope)
-    for named in stmt.named:
-        embed(named.script.items, scope)
+
+
+def check_module_definitions(scope: Scope) -> None:
+    """The definition rules of script and window definitions ``use``d from modules (their
+    bodies pass the script front end where they are instantiated)."""
+    for sub in scope.modules.values():
+        for stmt in sub.defs.values():
+            if isinstance(stmt, Q.DefineScript):
+                _check_script_ports(stmt, sub.source)
+            elif isinstance(stmt, Q.DefineWindow):
+                _check_window_rules(stmt, sub.source)
 
 
 def check_consts(script: S.Script, source: Source) -> None:
@@ -231,11 +245,21 @@ def check_consts(script: S.Script, source: Source) -> None:
 
 
 def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
+    """The window rules (see :func:`_check_window_rules`) and the script bodies."""
+    source = scope.source
+    _check_window_rules(stmt, source)
+    inner = Scope(source, (), {}, scope.modules, scope.elab)
+    for named in stmt.named:
+        embed(named.script.items, inner)
+    if stmt.script is not None:
+        embed(stmt.script.items, inner)
+
+
+def _check_window_rules(stmt: Q.DefineWindow, source: Source) -> None:
     """Tremor's window script rules, in its order: the main script may only assign to locals
     and ``state`` (not ``event``/``$``); then the one named script must be ``tick``, and it may
     neither assign to nor read ``event`` or ``$``. Errors point at the offending top-level
     expression, inside the whole definition."""
-    source = scope.source
     if stmt.script is not None:
         _only_mut_state(stmt.script, stmt, source)
     for named in stmt.named:
@@ -247,11 +271,6 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
                 outer=stmt.span,
             )
         _only_mut_state(named.script, stmt, source, no_event=True)
-    inner = Scope(source, (), {}, scope.modules, scope.elab)
-    for named in stmt.named:
-        embed(named.script.items, inner)
-    if stmt.script is not None:
-        embed(stmt.script.items, inner)
 
 
 _SHOWN = {"event": "`event`", "meta": "`$`"}
@@ -289,5 +308,6 @@ def check_query(query: Q.Query, source: Source, elab: Elaboration) -> Q.Query:
     """
     scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, load_query_modules(query.stmts, source))
+    check_module_definitions(scope)
     check_body(query.stmts, scope, ())
     return query
