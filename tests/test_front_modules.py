@@ -143,21 +143,19 @@ define flow main
 flow
   use tremor::connectors;
   use tremor::pipelines;
-  create connector metrics from connectors::metrics;
   create connector console from connectors::console;
   create connector exit from connectors::exit;
   create pipeline pass from pipelines::passthrough;
-  connect /connector/metrics to /pipeline/pass;
+  connect /connector/console to /pipeline/pass;
   connect /pipeline/pass to /connector/console;
 end;
 deploy flow main;
 """
 
 
-def test_tremor_connectors_defines_metrics_console_and_exit() -> None:
+def test_tremor_connectors_defines_console_and_exit() -> None:
     deployment = check_program(Source("t.troy", BUNDLED_FLOW), "deploy").ir
     assert _connectors(deployment.flows[0]) == {
-        "metrics": ("metrics", {}),
         "console": (
             "stdio",
             {"codec": "string", "preprocessors": ["separate"], "postprocessors": ["separate"]},
@@ -166,24 +164,30 @@ def test_tremor_connectors_defines_metrics_console_and_exit() -> None:
     }
 
 
-def test_axiom_connectors_are_defined_with_their_args() -> None:
-    text = """
-    use axiom;
-    define flow main
-    flow
-      create connector a from axiom::http with dataset = "d", token = "t" end;
-      create connector s from axiom::syslog with endpoint_hostport = "h:6514" end;
-    end;
-    deploy flow main;
-    """
-    connectors = _connectors(check_program(Source("t.troy", text), "deploy").ir.flows[0])
-    kind, params = connectors["a"]
-    assert kind == "http_client"
-    assert params["config"]["url"] == "https://api.axiom.co/v1/datasets/d/ingest"
-    assert params["config"]["headers"] == {"Authorization": "Bearer t"}
-    assert params["config"]["timeout"] == 10_000_000_000  # nanos::from_seconds(10)
-    assert connectors["s"][0] == "tcp_client" and connectors["s"][1]["codec"] == "syslog"
-    assert connectors["s"][1]["config"]["url"] == "h:6514"
+def _created(text: str, create: str) -> str:
+    """The error of adding ``create`` to the flow of ``text``."""
+    with pytest.raises(CompileError) as info:
+        check_program(Source("t.troy", text.replace("flow\n", f"flow\n{create}\n", 1)), "deploy")
+    return info.value.message
+
+
+def test_tremor_connectors_defines_metrics() -> None:
+    """``metrics`` resolves (it is defined); its kind is then the connector registry's business:
+    Spark has no runtime metrics."""
+    message = _created(BUNDLED_FLOW, "  create connector m from connectors::metrics;")
+    assert message.startswith("The connector `metrics` is not supported")
+
+
+def test_axiom_connectors_are_defined() -> None:
+    """``axiom::http`` and ``axiom::syslog`` resolve and bind their args; their kinds are network
+    connectors, which the registry rejects."""
+    text = "use axiom;\n" + BUNDLED_FLOW
+    http = '  create connector a from axiom::http with dataset = "d", token = "t" end;'
+    assert _created(text, http).startswith("The connector `http_client` is not supported")
+    syslog = '  create connector s from axiom::syslog with endpoint_hostport = "h:1" end;'
+    assert _created(text, syslog).startswith("The connector `tcp_client` is not supported")
+    missing = '  create connector a from axiom::http with dataset = "d" end;'
+    assert _created(text, missing) == "Missing required argument: token"
 
 
 def test_bundled_artefacts_through_the_tremor_namespace_module() -> None:
@@ -205,7 +209,7 @@ def test_bundled_artefacts_through_the_tremor_namespace_module() -> None:
 
 
 def test_missing_bundled_artefact_is_reported() -> None:
-    text = BUNDLED_FLOW.replace("connectors::metrics", "connectors::nope")
+    text = BUNDLED_FLOW.replace("connectors::exit", "connectors::nope")
     with pytest.raises(CompileError, match="Artefact `connectors::nope` is not defined"):
         check_program(Source("t.troy", text), "deploy")
 
