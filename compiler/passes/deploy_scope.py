@@ -59,7 +59,7 @@ class Scope:
     def _module_items(self, written: tuple[str, ...]) -> dict[str, Any]:
         """Definitions of the module ``written`` (alias-resolved); empty when unknown."""
         path = self.aliases.get(written[0], (written[0],)) + written[1:]
-        module = self.modules.get(path)
+        module = self.modules.get(path) or self._bundled(path)
         if module is None:
             return {}
         items: dict[str, Any] = {}
@@ -70,6 +70,17 @@ class Scope:
                 items[name] = item
                 self.homes[id(item)] = (module.source, uses)
         return items
+
+    def _bundled(self, path: tuple[str, ...]) -> Any:
+        """A bundled module named by its full path without a ``use`` (``tremor::pipelines::
+        passthrough``; tremorc has always accepted it, Tremor needs the ``use``)."""
+        from ..modules import bundled, load_modules
+
+        if bundled(path) is None:
+            return None
+        use = S.Use(path=path, alias=path[-1])
+        self.modules.update(load_modules(S.Script(items=(use,)), self.source))
+        return self.modules.get(path)
 
     def lookup(self, create: D.Create) -> Definition | None:
         """The definition a ``create`` instantiates (None when undefined)."""
