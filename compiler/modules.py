@@ -1,10 +1,16 @@
 """Resolve ``use`` statements: find, parse and collect every module a script needs.
 
 A module path ``a::b::c`` is the file ``a/b/c.tremor`` (then ``.trickle``, ``.troy``) under each
-mount of the module path, first match wins. Mounts are the directory of the root file (as given,
+mount of the module path, first match wins, then tremorc's bundled sources
+(:data:`BUNDLED`). Mounts are the directory of the root file (as given,
 so messages show the path the user typed) followed by each ``TREMOR_PATH`` entry. As in Tremor's
 harness the same mounts serve nested ``use``s inside modules. Std modules (``std::…``,
 ``tremor::…``, …) are built in and never read from disk.
+
+Every module file is parsed with Tremor's one module grammar (``ModuleFile``: ``use``, ``const``,
+``fn``, ``intrinsic`` and every ``define``), whatever its extension: what a module's content means
+is decided by the language that uses it, which reads its view (:attr:`Module.script`,
+:attr:`Module.query`, or ``tree.items`` for troy).
 
 Errors are Tremor's: ``Module `x` not found or not readable error in module path: …`` and
 `` Cyclic dependency detected: a -> b`` (leading space included, as Tremor prints it).
@@ -23,11 +29,20 @@ from .diagnostics import CompileError
 from .parse.errors import outer_span
 from .source import Source
 
+BUNDLED = Path(__file__).parent / "lib"
+"""tremorc's own sources of Tremor's bundled modules written in Tremor (``tremor::connectors``,
+``tremor::pipelines``, ``axiom``, ``cncf::otel::…``): searched after every mount, never listed."""
 BUILTIN_ROOTS = ("std", "tremor", "aggr", "cncf", "google", "http", "axiom")
 EXTENSIONS = (".tremor", ".trickle", ".troy")
 _LIST_INDENT = "\n                         - "
 
 Parser = Callable[[Source], Node]
+
+
+def bundled(path: tuple[str, ...]) -> str | None:
+    """The bundled source file of module ``path``, or None."""
+    found = BUNDLED.joinpath(*path).with_suffix(".tremor") if path else None
+    return str(found) if found is not None and found.is_file() else None
 
 
 def is_builtin(path: tuple[str, ...]) -> bool:
@@ -42,13 +57,35 @@ def is_builtin(path: tuple[str, ...]) -> bool:
         return bool(path) and path[0] in BUILTIN_ROOTS
 
 
+_SCRIPT_ITEMS = (ast.Use, ast.Const, ast.FnDef, ast.Intrinsic)
+
+
 @dataclass(frozen=True)
 class Module:
-    """One loaded module file: its module path, source text and parsed tree."""
+    """One loaded module file: its module path, source text and parsed tree (a module-file tree
+    with ``items``, or whatever a caller-supplied parser returns)."""
 
     path: tuple[str, ...]
     source: Source
     tree: Node
+
+    @property
+    def script(self) -> ast.Script:
+        """The module as tremor-script sees it: its ``use``, ``const``, ``fn`` and
+        ``intrinsic`` items (definitions of other languages are not part of a script)."""
+        if isinstance(self.tree, ast.Script):
+            return self.tree
+        items = tuple(i for i in getattr(self.tree, "items", ()) if isinstance(i, _SCRIPT_ITEMS))
+        return ast.Script(items=items, span=self.tree.span)
+
+    @property
+    def query(self) -> Node:
+        """The module as trickle sees it: a query whose statements are the module's items."""
+        from .ast import query as q
+
+        if isinstance(self.tree, q.Query):
+            return self.tree
+        return q.Query(stmts=tuple(getattr(self.tree, "items", ())), span=self.tree.span)
 
 
 @dataclass
@@ -67,7 +104,7 @@ class ModuleLoader:
             for ext in EXTENSIONS:
                 if os.path.isfile(base + ext):
                     return base + ext
-        return None
+        return bundled(path)
 
     def not_found(self, use: ast.Use, source: Source) -> CompileError:
         span = use.path_span or use.span
@@ -97,7 +134,7 @@ class ModuleLoader:
 
     def load(self, use: ast.Use, source: Source) -> None:
         path = use.path
-        if is_builtin(path) or path in self.modules:
+        if path in self.modules or (is_builtin(path) and bundled(path) is None):
             return
         filename = self.find(path)
         if filename is None:
@@ -105,7 +142,7 @@ class ModuleLoader:
         if any(os.path.samefile(filename, name) for name, _ in self.stack):
             raise self.cyclic(use, source)
         module_source = _read(filename, use, source)
-        parser = self.parsers.get(os.path.splitext(filename)[1])
+        parser = self.parsers.get(os.path.splitext(filename)[1], self.parsers.get("*"))
         if parser is None:
             return
         self.stack.append((filename, module_source))
@@ -117,11 +154,12 @@ class ModuleLoader:
 
 def _read(filename: str, use: ast.Use, source: Source) -> Source:
     try:
-        return Source.from_path(Path(filename))
+        read = Source.from_path(Path(filename))
     except OSError as err:
         raise CompileError(
             f"Module `{'::'.join(use.path)}` not readable: {err}", use.span, source=source
         ) from None
+    return Source(read.name, read.text, read.path, root=source.root or source)
 
 
 def _uses(tree: Node) -> Iterator[ast.Use]:
@@ -132,7 +170,9 @@ def _uses(tree: Node) -> Iterator[ast.Use]:
 
 
 def module_path_mounts(source: Source, extra: list[str] | None = None) -> list[str]:
-    """Mounts for ``source``: its directory (with a trailing separator) then ``TREMOR_PATH``."""
+    """Mounts for ``source``: its program's directory (with a trailing separator; a module file
+    has the mounts of the program that loaded it, as in Tremor) then ``TREMOR_PATH``."""
+    source = source.root or source
     base = os.path.dirname(str(source.path)) if source.path is not None else ""
     mounts = [os.path.join(base, "") if base else "./"]
     env = os.environ.get("TREMOR_PATH", "")
@@ -153,16 +193,16 @@ def load_modules(
         tree: the parsed root file (a Script, or a trickle/troy tree containing ``ast.Use``).
         source: the root's source (its ``path`` decides the first mount).
         mounts: module path; defaults to :func:`module_path_mounts`.
-        parsers: file extension → parser; defaults to ``{".tremor": parse_script}`` (other kinds
-            are found but not parsed unless a parser is given).
+        parsers: file extension (or ``"*"`` for any) → parser; defaults to Tremor's module-file
+            grammar for every extension (see the module docstring).
 
     Raises:
         CompileError: missing module, cyclic ``use``, or an error inside a module file.
     """
     if parsers is None:
-        from .parse.script import parse_script
+        from .parse.deploy import parse_module
 
-        parsers = {".tremor": parse_script}
+        parsers = {"*": parse_module}
     loader = ModuleLoader(mounts=mounts or module_path_mounts(source), parsers=parsers)
     loader.root_source = source
     loader.load_uses(tree, source)

@@ -38,6 +38,7 @@ class Source:
     name: str
     text: str
     path: Path | None = None
+    root: Source | None = field(default=None, compare=False, repr=False)  # module: its program
     _starts: list[int] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -33,6 +33,9 @@ class _IndexSegment:
     def __repr__(self) -> str:
         return "INDEX_SEGMENT"
 
+    def __reduce__(self) -> str:
+        return "INDEX_SEGMENT"  # unpickles as the module's singleton (``is`` tests hold in workers)
+
 
 INDEX_SEGMENT = _IndexSegment()
 

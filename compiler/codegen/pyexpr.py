@@ -238,12 +238,13 @@ class ExprGen(Base):
 
     def segment_keys(self, segs: tuple[ast.Segment, ...], for_present: bool = False) -> list[str]:
         """Keys of a path's segments: field names, index values, ``(start, end)`` for ranges
-        (or the index-segment marker in assignment targets)."""
+        (or the index-segment marker in assignment targets, for ranges and literal indices, which
+        Tremor makes array segments)."""
         keys = []
         for seg in segs:
             if isinstance(seg, ast.FieldSeg):
                 keys.append(repr(seg.name))
-            elif isinstance(seg, ast.IndexSeg):
+            elif isinstance(seg, ast.IndexSeg) and (for_present or not _is_index(seg.index)):
                 keys.append(self.expr(seg.index))
             elif for_present:
                 start, end = self.exprs((seg.start, seg.end))
@@ -263,3 +264,8 @@ class ExprGen(Base):
         binding = self.std_fn("::".join(e.module + (e.name,)))
         arglist = tuple_code(args)
         return f"{self.rt('call')}({binding}, {arglist}, ctx, {site})"
+
+
+def _is_index(e: ast.Expr) -> bool:
+    """A literal non-negative integer: Tremor's array-index segment, not a key."""
+    return isinstance(e, ast.Literal) and type(e.value) is int and e.value >= 0

@@ -243,6 +243,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def visit_let_expr(self, node: PNode, children: list[Any]) -> ast.Let:
         return ast.Let(target=children[2], value=children[8], span=span_of(node))
 
+    def visit_let_target(self, node: PNode, children: list[Any]) -> ast.Path:
+        return children[0]
+
+    def visit_expr_path(self, node: PNode, children: list[Any]) -> ast.Path:
+        (base,), segs = children
+        return ast.Path(root="expr", expr=base, segments=tuple(segs), span=span_of(node))
+
     def visit_emit_expr(self, node: PNode, children: list[Any]) -> ast.Emit:
         return ast.Emit(value=_opt(children[1]), port=_opt(children[2]), span=span_of(node))
 
@@ -566,7 +573,7 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def visit_extractor(self, node: PNode, children: list[Any]) -> ast.Extractor:
         return ast.Extractor(
-            name=children[0], rule=extractor_rule(node.children[2].text), span=span_of(node)
+            name=children[0], rule=extractor_rule(node.children[3].text), span=span_of(node)
         )
 
     def visit_record_pattern(self, node: PNode, children: list[Any]) -> ast.RecordPattern:

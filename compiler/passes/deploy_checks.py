@@ -59,6 +59,7 @@ class PipelineInstance:
     args: dict[str, Any]
     uses: tuple[S.Use, ...]
     create: D.Create
+    source: Source | None = None  # the text the definition's spans point into
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,8 @@ def _create_instance(
     # instantiated with exactly those, so its scripts pass the front end once. An imported one
     # keeps its module's ``use``s.
     uses = scope.uses_for(defn) if id(defn) in scope.homes else ()
-    return PipelineInstance(create.name.name, defn, args, uses, create)
+    home = scope.source_for(defn)  # a module's pipeline renders against its module's text
+    return PipelineInstance(create.name.name, defn, args, uses, create, home)
 
 
 def check_flow_definitions(scope: Scope) -> None:
@@ -199,8 +201,9 @@ def _deploy_instance(deploy: D.DeployFlow, top: Scope) -> FlowInstance:
         options = [f.name.name for f in top.flows]
         raise _not_defined(deploy.target.qualified, deploy.span, deploy.name.span, options, source)
     given = {e.key.name: top.evaluator.value(e.value) for e in deploy.params}
-    args = bind_args(flow.args, deploy.params, given, top.evaluator, lo=flow.span.start)
-    scope = top.enter(flow)
+    home = top.home(flow)  # defaults and body are read in the flow's own module
+    args = bind_args(flow.args, deploy.params, given, home.evaluator, lo=flow.span.start)
+    scope = home.enter(flow)
     instances = [_create_instance(c, scope, scope.evaluator, args) for c in flow.creates()]
     return FlowInstance(
         alias=deploy.name.name,

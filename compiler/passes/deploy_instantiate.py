@@ -31,7 +31,7 @@ def _pipeline(
     defn = inst.definition
     graph = instantiate_pipeline(
         (*inst.uses, *defn.stmts),
-        source,
+        inst.source or source,
         elab,
         args=inst.args,
         from_ports=_ports(tuple(p.name for p in defn.from_ports), DEFAULT_FROM),

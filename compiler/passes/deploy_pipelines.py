@@ -7,7 +7,7 @@ from ..ast import query as Q
 from ..ast import script as S
 from ..source import Source
 from .elaboration import Elaboration
-from .query_checks import check_body
+from .query_checks import check_body, check_module_definitions
 from .query_scope import Scope, load_query_modules, with_module_scopes
 
 
@@ -16,5 +16,6 @@ def check_pipeline_definition(defn: Q.DefinePipeline, source: Source, elab: Elab
     ``define pipeline`` (its declared ports are reserved names)."""
     scope = Scope(source, tuple(s for s in defn.stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, load_query_modules(defn.stmts, source))
+    check_module_definitions(scope)
     ports = tuple(p.name for p in (*defn.from_ports, *defn.into_ports))
     check_body(defn.stmts, scope, ports)

@@ -1,8 +1,8 @@
 """Name scopes of a troy file: flows, connector and pipeline definitions, ``use`` aliases.
 
-A create's target is looked up in its flow's definitions, then through ``use`` aliases in user
-modules (``.troy`` module files) or in Tremor's predefined artefacts
-(``tremor::connectors::{exit, console}``, ``tremor::pipelines::passthrough``).
+A create's target is looked up in its flow's definitions, then through ``use`` aliases in
+modules: user module files of any extension, or Tremor's bundled modules (``tremor::connectors``,
+``tremor::pipelines``, ``axiom``; sources in ``compiler/lib``, loaded like user modules).
 """
 
 from __future__ import annotations
@@ -19,48 +19,6 @@ from .deploy_eval import ConstEval
 from .elaboration import Elaboration
 
 Definition = D.DefineConnector | Q.DefinePipeline
-BUILTIN_ARTEFACTS = (("tremor", "connectors"), ("tremor", "pipelines"))
-
-
-def _ident(name: str) -> Q.Ident:
-    return Q.Ident(name=name)
-
-
-def _connector(name: str, kind: str, **params: Any) -> D.DefineConnector:
-    config = tuple(
-        Q.WithEntry(key=_ident(key), value=_literal(value)) for key, value in params.items()
-    )
-    return D.DefineConnector(name=_ident(name), kind=_ident(kind), config=config)
-
-
-def _literal(value: Any) -> S.Expr:
-    if isinstance(value, list):
-        return S.ArrayLit(items=tuple(_literal(v) for v in value))
-    return S.Literal(value=value)
-
-
-def builtin_modules() -> dict[tuple[str, ...], dict[str, Definition]]:
-    """Tremor's predefined connectors and pipelines."""
-    select = Q.Select(
-        target=S.Path(root="event"),
-        from_=Q.StreamRef(stream=_ident("in")),
-        into=Q.StreamRef(stream=_ident("out")),
-    )
-    return {
-        ("tremor", "connectors"): {
-            "exit": _connector("exit", "exit"),
-            "console": _connector(
-                "console",
-                "stdio",
-                codec="string",
-                preprocessors=["separate"],
-                postprocessors=["separate"],
-            ),
-        },
-        ("tremor", "pipelines"): {
-            "passthrough": Q.DefinePipeline(name=_ident("passthrough"), stmts=(select,)),
-        },
-    }
 
 
 @dataclass
@@ -101,9 +59,7 @@ class Scope:
     def _module_items(self, written: tuple[str, ...]) -> dict[str, Any]:
         """Definitions of the module ``written`` (alias-resolved); empty when unknown."""
         path = self.aliases.get(written[0], (written[0],)) + written[1:]
-        if path in BUILTIN_ARTEFACTS:
-            return builtin_modules()[path]
-        module = self.modules.get(path)
+        module = self.modules.get(path) or self._bundled(path)
         if module is None:
             return {}
         items: dict[str, Any] = {}
@@ -114,6 +70,17 @@ class Scope:
                 items[name] = item
                 self.homes[id(item)] = (module.source, uses)
         return items
+
+    def _bundled(self, path: tuple[str, ...]) -> Any:
+        """A bundled module named by its full path without a ``use`` (``tremor::pipelines::
+        passthrough``; tremorc has always accepted it, Tremor needs the ``use``)."""
+        from ..modules import bundled, load_modules
+
+        if bundled(path) is None:
+            return None
+        use = S.Use(path=path, alias=path[-1])
+        self.modules.update(load_modules(S.Script(items=(use,)), self.source))
+        return self.modules.get(path)
 
     def lookup(self, create: D.Create) -> Definition | None:
         """The definition a ``create`` instantiates (None when undefined)."""
@@ -150,25 +117,33 @@ class Scope:
             return self.evaluator
         return ConstEval(home[0], home[1], self.evaluator.modules)
 
+    def home(self, defn: Any) -> Scope:
+        """The scope ``defn`` was written in: for a definition from a module, that module's
+        source, ``use`` aliases and constants (names in its args defaults and body mean what
+        they mean in its module, as in Tremor); otherwise this scope."""
+        home = self.homes.get(id(defn))
+        if home is None:
+            return self
+        return dataclasses.replace(
+            self,
+            evaluator=ConstEval(home[0], home[1], self.evaluator.modules),
+            aliases={u.alias: u.path for u in home[1]},
+            local={},
+            flow=None,
+        )
+
 
 def _file_uses(deploy: D.Deploy) -> tuple[S.Use, ...]:
-    """Every ``use`` of the file (top level and inside flows), builtin artefact modules excluded."""
-    return tuple(
-        n
-        for n in deploy.walk()
-        if isinstance(n, S.Use) and tuple(n.path[:2]) not in BUILTIN_ARTEFACTS
-    )
+    """Every ``use`` of the file (top level and inside flows)."""
+    return tuple(n for n in deploy.walk() if isinstance(n, S.Use))
 
 
 def load_scope(deploy: D.Deploy, source: Source, elab: Elaboration | None = None) -> Scope:
     """The top-level scope: user modules loaded, top-level ``use`` aliases and flows known."""
     from ..modules import load_modules
-    from ..parse.deploy import parse_module
-    from ..parse.script import parse_script
 
     uses = _file_uses(deploy)
-    parsers = {".tremor": parse_script, ".troy": parse_module}
-    modules = load_modules(S.Script(items=uses), source, parsers=parsers) if uses else {}
+    modules = load_modules(S.Script(items=uses), source) if uses else {}
     top_uses = tuple(s for s in deploy.stmts if isinstance(s, S.Use))
     evaluator = ConstEval(source, tuple(u for u in top_uses if u in uses), modules)
     flows = [s for s in deploy.stmts if isinstance(s, D.DefineFlow)]

@@ -199,19 +199,39 @@ def check_body(stmts: tuple[Q.QueryItem, ...], scope: Scope, ports: tuple[str, .
 
 
 def check_script(stmt: Q.DefineScript, scope: Scope) -> None:
-    """Named ports (``in`` is reserved) and the script bodies."""
-    for named in stmt.named:
-        if named.port.name == "in":
-            raise _err(
-                "port `in` is reserved for the `script` section",
-                named.port.span,
-                scope.source,
-                outer=stmt.span,
-            )
+    """Named ports (see :func:`_check_script_ports`) and the script bodies."""
+    _check_script_ports(stmt, scope.source)
     check_consts(stmt.script, scope.source)
     embed(stmt.script.items, scope)
     for named in stmt.named:
         embed(named.script.items, scope)
+
+
+def _check_script_ports(stmt: Q.DefineScript, source: Source) -> None:
+    """``in`` is reserved and each port named once. Tremor checks the named sections last to
+    first, so a duplicate is reported at its first occurrence."""
+    seen: set[str] = set()
+    for named in reversed(stmt.named):
+        port = named.port.name
+        if port == "in" or port in seen:
+            message = (
+                "port `in` is reserved for the `script` section"
+                if port == "in"
+                else "script port already defined"
+            )
+            raise _err(message, named.port.span, source, outer=stmt.span)
+        seen.add(port)
+
+
+def check_module_definitions(scope: Scope) -> None:
+    """The definition rules of script and window definitions ``use``d from modules (their
+    bodies pass the script front end where they are instantiated)."""
+    for sub in scope.modules.values():
+        for stmt in sub.defs.values():
+            if isinstance(stmt, Q.DefineScript):
+                _check_script_ports(stmt, sub.source)
+            elif isinstance(stmt, Q.DefineWindow):
+                _check_window_rules(stmt, sub.source)
 
 
 def check_consts(script: S.Script, source: Source) -> None:
@@ -225,8 +245,23 @@ def check_consts(script: S.Script, source: Source) -> None:
 
 
 def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
-    """Only ``tick`` named scripts; no ``event``/``$`` in tick scripts, no writes to them."""
+    """The window rules (see :func:`_check_window_rules`) and the script bodies."""
     source = scope.source
+    _check_window_rules(stmt, source)
+    inner = Scope(source, (), {}, scope.modules, scope.elab)
+    for named in stmt.named:
+        embed(named.script.items, inner)
+    if stmt.script is not None:
+        embed(stmt.script.items, inner)
+
+
+def _check_window_rules(stmt: Q.DefineWindow, source: Source) -> None:
+    """Tremor's window script rules, in its order: the main script may only assign to locals
+    and ``state`` (not ``event``/``$``); then the one named script must be ``tick``, and it may
+    neither assign to nor read ``event`` or ``$``. Errors point at the offending top-level
+    expression, inside the whole definition."""
+    if stmt.script is not None:
+        _only_mut_state(stmt.script, stmt, source)
     for named in stmt.named:
         if named.port.name != "tick":
             raise _err(
@@ -235,31 +270,34 @@ def check_window(stmt: Q.DefineWindow, scope: Scope) -> None:
                 source,
                 outer=stmt.span,
             )
-        for node in named.script.walk():
-            if isinstance(node, S.Path) and node.root == "event":
-                parent = _enclosing_expr(named.script, node)
-                raise _err(
-                    "`event` isn't accessible in this context", parent.span, source, outer=stmt.span
-                )
-    if stmt.script is not None:
-        for node in stmt.script.walk():
-            if isinstance(node, S.Let) and node.target.root in ("event", "meta"):
-                what = "event" if node.target.root == "event" else "$"
-                span = Span(node.target.span.start, node.span.end)
-                raise _err(f"Can not assign to `{what}` here", span, source, outer=stmt.span)
-    inner = Scope(source, (), {}, scope.modules, scope.elab)
-    for named in stmt.named:
-        embed(named.script.items, inner)
-    if stmt.script is not None:
-        embed(stmt.script.items, inner)
+        _only_mut_state(named.script, stmt, source, no_event=True)
 
 
-def _enclosing_expr(script: S.Script, target: Node) -> Node:
-    """The top-level item of ``script`` containing ``target``."""
+_SHOWN = {"event": "`event`", "meta": "`$`"}
+
+
+def _only_mut_state(
+    script: S.Script, stmt: Q.DefineWindow, source: Source, *, no_event: bool = False
+) -> None:
+    """No assignment to ``event``/``$`` (and with ``no_event`` no read of them either)."""
     for item in script.items:
-        if any(node is target for node in item.walk()):
-            return item
-    return target
+        for node in item.walk():
+            if isinstance(node, S.Let) and node.target.root in _SHOWN:
+                message = f"Can not assign to {_SHOWN[node.target.root]} here"
+                raise _err(message, _expr_span(item), source, outer=stmt.span)
+        if no_event:
+            for node in item.walk():
+                if isinstance(node, S.Path) and node.root in _SHOWN:
+                    message = f"{_SHOWN[node.root]} isn't accessible in this context"
+                    raise _err(message, _expr_span(item), source, outer=stmt.span)
+
+
+def _expr_span(item: Node) -> Span:
+    """A top-level expression's span as Tremor's error shows it (an assignment starts at its
+    target, after ``let``)."""
+    if isinstance(item, S.Let):
+        return Span(item.target.span.start, item.span.end)
+    return item.span
 
 
 def check_query(query: Q.Query, source: Source, elab: Elaboration) -> Q.Query:
@@ -270,5 +308,6 @@ def check_query(query: Q.Query, source: Source, elab: Elaboration) -> Q.Query:
     """
     scope = Scope(source, tuple(s for s in query.stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, load_query_modules(query.stmts, source))
+    check_module_definitions(scope)
     check_body(query.stmts, scope, ())
     return query

@@ -67,8 +67,9 @@ class Scope:
 def embed(items: tuple[S.TopLevel, ...], scope: Scope, source: Source | None = None) -> S.Script:
     """``items`` as a checked script (module loading, resolution, folding), once per program."""
     assert scope.elab is not None, "a scope without an Elaboration cannot embed scripts"
-    uses = tuple(u for u in scope.uses if u.alias not in scope.modules)
-    return scope.elab.script((AGGR_USE, *uses), items, source or scope.source)
+    # Every module is read through Tremor's one module grammar, so a module holding query
+    # definitions can be used by a script as well (its consts and fns; definitions ignored).
+    return scope.elab.script((AGGR_USE, *scope.uses), items, source or scope.source)
 
 
 def substitute_args(expr: S.Expr, args: Any) -> S.Expr:
@@ -144,20 +145,17 @@ def replace_uses(query_items: tuple[Q.QueryItem, ...]) -> tuple[S.Use, ...]:
 
 
 def load_query_modules(stmts: tuple[Q.QueryItem, ...], source: Source) -> dict[Any, Any]:
-    """Every module the body ``use``s (``.trickle`` modules parsed as queries)."""
+    """Every module the body ``use``s (module files of any extension, read as queries)."""
     from ..modules import load_modules
-    from ..parse.query import parse_query
-    from ..parse.script import parse_script
 
-    tree = Q.Query(stmts=stmts)
-    return load_modules(tree, source, parsers={".tremor": parse_script, ".trickle": parse_query})
+    return load_modules(Q.Query(stmts=stmts), source)
 
 
 def with_module_scopes(scope: Scope, modules: dict[tuple[str, ...], Any]) -> Scope:
     """Register each ``use``d trickle module's definitions under its alias."""
     for use in scope.uses:
         module = modules.get(use.path)
-        tree = getattr(module, "tree", None)
+        tree = getattr(module, "query", None)
         if isinstance(tree, Q.Query):
             sub = Scope(module.source, replace_uses(tree.stmts), elab=scope.elab)
             for stmt in tree.stmts:

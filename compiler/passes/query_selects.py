@@ -139,7 +139,7 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
     if defn.state is not None:
         state = G.Constant(value=const_value(defn.state, wscope, args, defn.state.span))
     tick = tick_reply = None
-    for named in defn.named:  # only ``tick`` survives the checks; the last one wins
+    for named in defn.named:  # at most one, ``tick`` (grammar and checks)
         tick = G.Embedded(script=embed(named.script.items, wscope), source=wscope.source)
         tick_reply = (named.script.span.start, named.script.span.end)
     return G.Window(

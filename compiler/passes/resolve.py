@@ -80,12 +80,15 @@ class _Resolver:
     # -- modules ----------------------------------------------------------------------------
 
     def module_scope(self, path: ModPath, span: Span, source: Source) -> _Scope | None:
-        """The scope of user module ``path`` (resolved on first use), None for std modules."""
-        if registry.module_exists(path):
-            return None
+        """The scope of user module ``path`` (resolved on first use), None for std modules.
+
+        A module with a Tremor source (user or bundled) is a user module even where the std
+        registry also knows its path (``cncf::otel::trace`` has both)."""
         if path in self.scopes:
             return self.scopes[path]
         loaded = self.loader(path, span) if self.loader else None
+        if loaded is None and registry.module_exists(path):
+            return None
         if loaded is None:
             raise CompileError(f"Module `{'::'.join(path)}` not found", span, source=source)
         script, msource = loaded
@@ -120,8 +123,7 @@ class _Resolver:
 
     def resolve_item(self, item: ast.TopLevel, scope: _Scope) -> ast.TopLevel:
         if isinstance(item, ast.Use):
-            if not registry.module_exists(item.path):
-                self.module_scope(item.path, item.span, scope.source)
+            self.module_scope(item.path, item.span, scope.source)
             scope.aliases[item.alias] = item.path
             return item
         if isinstance(item, ast.FnDef):
@@ -303,8 +305,7 @@ def _loader_from(modules: object) -> Loader | None:
             return None
         if isinstance(found, tuple):
             return found  # type: ignore[return-value]
-        tree = getattr(found, "tree", None) or found.script
-        return tree, found.source
+        return found.script, found.source
 
     return load
 

@@ -1,4 +1,6 @@
-"""``cncf::otel`` and ``google::cloud::logging`` severity constants (a subset)."""
+"""``cncf::otel`` and ``google::cloud::logging`` constants (severities, span status codes,
+metric temporality). The otel modules that define functions are Tremor sources bundled with the
+compiler (``compiler/lib/cncf``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,18 @@ _OTEL_SEVERITY = ["UNSPECIFIED"] + [
 ]
 for _n, _name in enumerate(_OTEL_SEVERITY):
     constant(f"cncf::otel::logs::severity::{_name}", _n)
+
+for _n, _name in enumerate(("UNSPECIFIED", "DELTA", "CUMULATIVE")):
+    constant(f"cncf::otel::metrics::temporality::{_name}", _n)
+for _n, _name in enumerate(("UNSET", "OK", "ERROR")):
+    constant(f"cncf::otel::trace::status::code::{_name}", _n)
+_DEPRECATED_STATUS = (
+    "OK CANCELLED UNKNOWN_ERROR INVALID_ARGUMENT DEADLINE_EXCEEDED NOT_FOUND ALREADY_EXISTS "
+    "PERMISSION_DENIED RESOURCE_EXHAUSTED FAILED_PRECONDITION ABORTED OUT_OF_RANGE UNIMPLEMENTED "
+    "INTERNAL_ERROR UNVAILABLE DATA_LOSS UNAUTHENTICATED"  # (sic) UNVAILABLE, as Tremor spells it
+)
+for _n, _name in enumerate(_DEPRECATED_STATUS.split()):
+    constant(f"cncf::otel::trace::status::deprecated::{_name}", _n)
 
 _GCP_SEVERITY = {
     "DEFAULT": 0,
