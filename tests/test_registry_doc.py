@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.paths import ROOT, load_tool
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location(
-        "gen_registry_doc", ROOT / "tools" / "gen_registry_doc.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_registry_doc")
 
 
 def test_registry_doc_is_current() -> None:
