@@ -1,5 +1,6 @@
 """Command line of a generated job:
-``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``.
+``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``
+``[--master URL] [--conf KEY=VALUE]... [--partitions N] [--show-conf]``.
 
 Reads JSON lines (default stdin), runs the job's ``run_pipeline`` on the embedded local Spark (or
 the cluster ``spark-submit`` configured) and writes every emitted event, from every output port, in
@@ -29,6 +30,7 @@ RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True
 __all__ = [
     "add_flush_option",
     "add_ingest_ns_option",
+    "add_spark_options",
     "add_verbose_option",
     "input_error",
     "job_session",
@@ -73,9 +75,68 @@ def add_verbose_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def job_session(verbose: bool):
-    """The job's SparkSession: quiet (the JVM's stderr goes to a log file) unless ``verbose``."""
-    spark = get_session(quiet=not verbose)
+def add_spark_options(parser: argparse.ArgumentParser) -> None:
+    """``--master``, ``--conf KEY=VALUE`` (repeatable), ``--partitions N`` and ``--show-conf``."""
+    group = parser.add_argument_group("Spark (under spark-submit, the launcher's options win)")
+    group.add_argument("--master", help="Spark master URL of the embedded session (local[2])")
+    group.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        type=_conf_pair,
+        metavar="KEY=VALUE",
+        help="a Spark configuration property (repeatable)",
+    )
+    group.add_argument(
+        "--partitions",
+        type=_positive,
+        metavar="N",
+        help="input partitions and spark.sql.shuffle.partitions (over --conf)",
+    )
+    group.add_argument(
+        "--show-conf",
+        action="store_true",
+        help="print the session's master and the properties given, then exit",
+    )
+
+
+def spark_conf(args: argparse.Namespace) -> dict[str, str]:
+    """The Spark properties the command line asks for (``--partitions`` over ``--conf``)."""
+    conf = dict(args.conf)
+    if args.partitions is not None:
+        conf["spark.sql.shuffle.partitions"] = str(args.partitions)
+    return conf
+
+
+def show_conf(spark, conf: dict[str, str]) -> None:
+    """``key=value`` lines on stdout: the master, then each property given, as the session
+    has it."""
+    print(f"spark.master={spark.conf.get('spark.master')}")
+    for key in sorted(conf):
+        print(f"{key}={spark.conf.get(key, None)}")
+
+
+def _conf_pair(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return number
+
+
+def job_session(verbose: bool, master: str | None = None, conf: dict[str, str] | None = None):
+    """The job's SparkSession (``master``/``conf`` as :func:`get_session`): quiet (the JVM's
+    stderr goes to a log file) unless ``verbose``."""
+    spark = get_session(quiet=not verbose, master=master, conf=conf)
     if verbose:
         spark.sparkContext.setLogLevel("WARN")
     return spark
@@ -107,14 +168,22 @@ def run_job_cli(
     add_ingest_ns_option(parser)
     add_flush_option(parser)
     add_verbose_option(parser)
+    add_spark_options(parser)
     args = parser.parse_args(argv)
+    conf = spark_conf(args)
     try:
         if args.input not in (None, "-"):
             check_readable(args.input)
-        spark = job_session(args.verbose)
-        inputs = {"in": read_lines(spark, args.input, args.ingest_ns)}
+        spark = job_session(args.verbose, args.master, conf)
+        if args.show_conf:
+            show_conf(spark, conf)
+            return 0
+        events = read_lines(spark, args.input, args.ingest_ns)
     except InputPathError as err:
         return input_error(err)
+    if args.partitions is not None:
+        events = events.repartition(args.partitions)
+    inputs = {"in": events}
     try:
         with Progress(spark, to_stdout=not args.output) as progress:
             outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)

@@ -1,7 +1,10 @@
 """The embedded local SparkSession used by ``python job.py`` and ``tremorc test``.
 
-Under ``spark-submit`` the session the launcher configured is reused unchanged: ``getOrCreate``
-only fills in a master when none was given.
+Under ``spark-submit`` the launcher's options win: a ``master`` the job asks for is ignored, a
+``conf`` key the launcher (or Spark's defaults) already set keeps its value, and one read only at
+start-up can not be added (each said in one stderr line); other job ``conf`` keys are set.
+Outside it, ``master`` (default ``local[2]``) and ``conf`` (over the embedded defaults) configure
+the embedded session.
 
 Quiet mode (a job run without ``--verbose``): the JVM is started with its stderr going to a log
 file (:data:`SPARK_LOG`, removed when the job ends without error), so its banner, warnings and
@@ -36,10 +39,14 @@ _LOG: list[str] = []  # the quiet JVM's log file, once started
 
 
 def get_session(
-    app_name: str = "tremorc-job", quiet: bool = False
+    app_name: str = "tremorc-job",
+    quiet: bool = False,
+    master: str | None = None,
+    conf: dict[str, str] | None = None,
 ):  # -> SparkSession (lazy import keeps start-up cheap)
-    """Return the active SparkSession, creating an embedded ``local[2]`` one when there is none
-    (with ``quiet``, its JVM writes to a log file instead of stderr).
+    """Return the active SparkSession, creating one when there is none: embedded on ``master``
+    (default ``local[2]``) with ``conf`` over the local defaults (with ``quiet``, its JVM writes
+    to a log file instead of stderr), or the launcher's under spark-submit (see the module doc).
 
     Python workers are pinned to this interpreter so they see the same pyarrow/orjson.
     """
@@ -50,12 +57,12 @@ def get_session(
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
-    builder = SparkSession.builder.appName(app_name)
     if under_spark_submit():
-        return builder.getOrCreate()
+        return _submitted_session(master, conf or {})
+    builder = SparkSession.builder.appName(app_name)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    builder = builder.master("local[2]")
-    for key, value in _LOCAL_CONF.items():
+    builder = builder.master(master or "local[2]")
+    for key, value in {**_LOCAL_CONF, **(conf or {})}.items():
         builder = builder.config(key, value)
     log_config = files("runtime_support.data").joinpath("log4j2.properties")
     if log_config.is_file():
@@ -69,6 +76,28 @@ def get_session(
         spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def _submitted_session(master: str | None, conf: dict[str, str]):
+    """The launcher's session, plus the job's ``conf`` keys it did not set that can be set at
+    run time; each option not applied is said on stderr in one line."""
+    from pyspark.sql import SparkSession
+
+    spark = SparkSession.builder.getOrCreate()
+    if master is not None:
+        _say(f"--master {master} ignored: spark-submit's master is used")
+    for key, value in conf.items():
+        if spark.conf.get(key, None) is not None:
+            _say(f"--conf {key} ignored: spark-submit set it")
+        elif spark.conf.isModifiable(key):
+            spark.conf.set(key, value)
+        else:
+            _say(f"--conf {key} ignored: give it to spark-submit (it is read at start-up)")
+    return spark
+
+
+def _say(line: str) -> None:
+    print(f"tremorc: {line}", file=sys.stderr)
 
 
 def spark_log() -> str | None:
