@@ -1,8 +1,9 @@
 """Command line of a generated job:
-``python job.py [-i FILE] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``
+``python job.py [-i PATH...] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``
 ``[--master URL] [--conf KEY=VALUE]... [--partitions N] [--show-conf]``.
 
-Reads JSON lines (default stdin), runs the job's ``run_pipeline`` on the embedded local Spark (or
+Reads JSON lines with Spark's reader from ``-i`` (:mod:`runtime_support.job_io`; default stdin,
+through the driver: for small runs), runs the job's ``run_pipeline`` on the embedded local Spark (or
 the cluster ``spark-submit`` configured) and writes every emitted event, from every output port, in
 Tremor's emission order as JSON lines (default stdout) — what ``tremor run`` prints.
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .connectors.base import InputPathError, check_readable
+from .job_io import check_paths, read_files
 from .progress import Progress
 from .session import get_session, keep_log, spark_log
 from .spark_exec import ordered_union
@@ -163,7 +165,15 @@ def run_job_cli(
 ) -> int:
     """Entry point of ``python job.py``; returns the process exit code."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("-i", "--input", help="JSON lines to read (default: stdin)")
+    parser.add_argument(
+        "-i",
+        "--input",
+        nargs="+",
+        action="extend",
+        metavar="PATH",
+        help="JSON lines files, folders or globs read by Spark, .gz/.bz2 too (default: stdin, "
+        "through the driver: for small runs)",
+    )
     parser.add_argument("-o", "--output", help="where to write emitted events (default: stdout)")
     add_ingest_ns_option(parser)
     add_flush_option(parser)
@@ -171,14 +181,19 @@ def run_job_cli(
     add_spark_options(parser)
     args = parser.parse_args(argv)
     conf = spark_conf(args)
+    paths = [path for path in args.input or [] if path != "-"]
+    if paths and len(paths) != len(args.input):
+        parser.error("-i -: stdin can not be read together with files")
     try:
-        if args.input not in (None, "-"):
-            check_readable(args.input)
+        check_paths(paths)
         spark = job_session(args.verbose, args.master, conf)
         if args.show_conf:
             show_conf(spark, conf)
             return 0
-        events = read_lines(spark, args.input, args.ingest_ns)
+        if paths:
+            events = read_files(spark, paths, args.ingest_ns)
+        else:
+            events = read_lines(spark, None, args.ingest_ns)
     except InputPathError as err:
         return input_error(err)
     if args.partitions is not None:

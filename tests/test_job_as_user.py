@@ -78,7 +78,11 @@ def _one_line_error(result: subprocess.CompletedProcess[str], path: str) -> None
 
 @pytest.mark.parametrize(
     ("name", "reason"),
-    [("missing.json", "No such file"), ("folder", "it is a directory"), ("in.json/x", "Not a")],
+    [
+        ("missing.json", "No such file"),
+        ("folder", "a folder with no file in it"),
+        ("in.json/x", "Not a"),
+    ],
 )
 def test_unreadable_input_is_one_line_and_exit_2(tmp_path: Path, name: str, reason: str) -> None:
     (tmp_path / "folder").mkdir()

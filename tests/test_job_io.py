@@ -1,8 +1,11 @@
 """The job's command line as a user runs it (real subprocesses, real Spark): Spark configuration
-from the job (``--master``, ``--conf``, ``--partitions``; spark-submit's options win)."""
+from the job (``--master``, ``--conf``, ``--partitions``; spark-submit's options win) and ``-i``
+read by Spark (several files, folders, globs, .gz/.bz2) in an exact global order."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import os
 import subprocess
 import sys
@@ -81,3 +84,77 @@ def test_spark_submit_options_win(tmp_path: Path) -> None:
         "tremorc: --conf spark.driver.memory ignored: give it to spark-submit (it is read at "
         "start-up)",
     ]
+
+
+WINDOWS = """\
+define window by_three from tumbling
+with
+  size = 3
+end;
+define window two_ns from tumbling
+with
+  interval = 2
+end;
+select aggr::win::collect_flattened(event.n) from in[by_three] into out;
+select aggr::win::collect_flattened(event.n) from in[two_ns] into err;
+"""
+
+
+def _inputs(folder: Path) -> None:
+    """Events n = 1..9 spread over a file (with a blank line), a folder, a .gz and a .bz2 file."""
+    (folder / "a.json").write_text('{"n":1}\n{"n":2}\n\n{"n":3}\n')
+    (folder / "dir").mkdir()
+    (folder / "dir" / "2.json").write_text('{"n":5}\n')
+    (folder / "dir" / "1.json").write_text('{"n":4}\n')
+    (folder / "dir" / "_SUCCESS").write_text("")
+    (folder / "c.json.gz").write_bytes(gzip.compress(b'{"n":6}\n{"n":7}\n'))
+    (folder / "d.json.bz2").write_bytes(bz2.compress(b'{"n":8}\n{"n":9}\n'))
+
+
+@pytest.mark.spark
+def test_inputs_read_by_spark_in_argument_path_and_line_order(tmp_path: Path) -> None:
+    # tiny file splits (8 bytes) and 3 input partitions: the order must not depend on them
+    _inputs(tmp_path)
+    args = ["-i", "a.json", "dir", "c*.gz", "-i", "d.json.bz2", "--ingest-ns", "index"]
+    args += ["--partitions", "3", "--conf", "spark.sql.files.maxPartitionBytes=8"]
+    args += ["--conf", "spark.sql.files.openCostInBytes=1"]
+    result = _run([sys.executable, str(_job(tmp_path, WINDOWS)), *args], tmp_path)
+    assert result.returncode == 0, result.stderr
+    # by_three: events in order 1..9 by threes; two_ns: ingest_ns = the line's global position
+    # 0..8, so pairs (n=1,2 are ns 0,1), closed by the next pair's first event; the last one
+    # flushed by the end-of-input tick
+    assert result.stdout.splitlines() == [
+        "[1,2,3]",
+        "[1,2]",
+        "[3,4]",
+        "[4,5,6]",
+        "[5,6]",
+        "[7,8,9]",
+        "[7,8]",
+        "[9]",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["nomatch*.json"], "Error: can not read nomatch*.json: no file matches"),
+        (["a.json", "empty"], "Error: can not read empty: a folder with no file in it"),
+        (["a.json", "missing.json"], "Error: can not read missing.json: No such file or directory"),
+    ],
+)
+def test_an_input_that_can_not_be_read_is_one_line(
+    tmp_path: Path, args: list[str], error: str
+) -> None:
+    (tmp_path / "a.json").write_text('{"n":1}\n')
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / ".hidden").write_text('{"n":1}\n')
+    result = _run([sys.executable, str(_job(tmp_path)), "-i", *args], tmp_path)
+    assert (result.returncode, result.stderr) == (2, error + "\n")
+
+
+def test_stdin_and_files_together_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"n":1}\n')
+    result = _run([sys.executable, str(_job(tmp_path)), "-i", "-", "a.json"], tmp_path)
+    assert result.returncode == 2
+    assert "stdin can not be read together with files" in result.stderr
