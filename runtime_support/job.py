@@ -1,11 +1,12 @@
 """Command line of a generated job:
-``python job.py [-i PATH...] [-o FILE] [--ingest-ns MODE] [--no-flush] [--verbose]``
+``python job.py [-i PATH...] [-o DIR] [--ingest-ns MODE] [--no-flush] [--verbose]``
 ``[--master URL] [--conf KEY=VALUE]... [--partitions N] [--show-conf]``.
 
 Reads JSON lines with Spark's reader from ``-i`` (:mod:`runtime_support.job_io`; default stdin,
 through the driver: for small runs), runs the job's ``run_pipeline`` on the embedded local Spark (or
-the cluster ``spark-submit`` configured) and writes every emitted event, from every output port, in
-Tremor's emission order as JSON lines (default stdout) — what ``tremor run`` prints.
+the cluster ``spark-submit`` configured) and writes each output port's events with Spark's writer
+to ``DIR/<port>/`` (``-o``), or every emitted event, all ports, in Tremor's emission order as JSON
+lines to stdout (through the driver: for small runs) — what ``tremor run`` prints.
 
 As a user runs it: an input that cannot be read is one line on stderr naming it, exit code 2;
 Spark's own output stays off stderr unless ``--verbose``; on a terminal a status line shows the
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .connectors.base import InputPathError, check_readable
-from .job_io import check_paths, read_files
+from .job_io import check_paths, read_files, write_ports
 from .progress import Progress
 from .session import get_session, keep_log, spark_log
 from .spark_exec import ordered_union
@@ -174,7 +175,13 @@ def run_job_cli(
         help="JSON lines files, folders or globs read by Spark, .gz/.bz2 too (default: stdin, "
         "through the driver: for small runs)",
     )
-    parser.add_argument("-o", "--output", help="where to write emitted events (default: stdout)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="write each output port's events to DIR/<port>/ as JSON-lines part files, each in "
+        "emission order (default: stdout, all ports in emission order, through the driver)",
+    )
     add_ingest_ns_option(parser)
     add_flush_option(parser)
     add_verbose_option(parser)
@@ -202,23 +209,21 @@ def run_job_cli(
     try:
         with Progress(spark, to_stdout=not args.output) as progress:
             outputs = run_pipeline(spark, inputs, flush_at_end=not args.no_flush)
-            _write(ordered_union(outputs).select("value").toLocalIterator(), args.output, progress)
+            if args.output:
+                write_ports(outputs, args.output, progress)
+            else:
+                _write(ordered_union(outputs).select("value").toLocalIterator(), progress)
     except BaseException:
         _name_log()
         raise
     return 0
 
 
-def _write(rows: Any, path: str | None, progress: Progress) -> None:
-    """Every emitted value, one JSON line each, to ``path`` (default stdout)."""
-    out = open(path, "w", encoding="utf-8") if path else sys.stdout  # noqa: SIM115
-    try:
-        for row in rows:
-            progress.add()
-            out.write(row.value + "\n")
-    finally:
-        if path:
-            out.close()
+def _write(rows: Any, progress: Progress) -> None:
+    """Every emitted value, one JSON line each, to stdout (through the driver: small runs)."""
+    for row in rows:
+        progress.add()
+        sys.stdout.write(row.value + "\n")
 
 
 def _name_log() -> None:

@@ -1,5 +1,12 @@
-"""The job's ``-i PATH...`` read by Spark: files, directories and globs of JSON lines (``.gz`` and
-``.bz2`` decompressed by Spark's text reader); no event passes through the driver.
+"""The job's ``-i PATH...`` read and ``-o DIR`` written by Spark: files, directories and globs of
+JSON lines (``.gz`` and ``.bz2`` decompressed by Spark's text reader) in, one folder of JSON-lines
+part files per output port out; no event passes through the driver.
+
+Output: ``DIR/<port>/part-*`` for every port of the job (``out``, ``err``, ``error_log``, custom
+ports; an existing port folder is replaced); within each part file the events are in Tremor's
+emission order (``seq``, ``sub``). Across part files (and across ports) the order is not kept:
+Spark names part files by partition, and a pipeline that runs partitioned emits from each
+partition independently; stdout (no ``-o``) is the one whole-output emission order.
 
 Order (exact): events are numbered ``seq`` 0, 1, 2… in the order of the ``-i`` arguments, then,
 within one argument, of the files' paths (a directory or a glob expands to its files sorted by
@@ -20,7 +27,7 @@ from typing import Any
 
 from .connectors.base import InputPathError
 
-__all__ = ["check_paths", "read_files"]
+__all__ = ["check_paths", "read_files", "write_ports"]
 
 _GLOB = frozenset("*?[{")
 
@@ -93,3 +100,13 @@ def _lines(spark: Any, paths: list[str]):
     for frame in frames[1:]:
         lines = lines.unionByName(frame)
     return lines.filter(~F.col("value").rlike(r"^\s*$"))
+
+
+def write_ports(outputs: dict[str, Any], folder: str, progress: Any) -> None:
+    """Each port's events as JSON-lines part files in ``folder/<port>/``, each part file in
+    emission order; on a terminal ``progress`` counts them (one count over the kept result)."""
+    for port, frame in sorted(outputs.items()):
+        ordered = frame.sortWithinPartitions("seq", "sub").select("value")
+        ordered.write.mode("overwrite").text(os.path.join(folder, port))
+        if progress.active:
+            progress.add(frame.count())

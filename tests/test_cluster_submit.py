@@ -130,7 +130,7 @@ def test_spark_submit_to_a_standalone_cluster(cluster: str, tmp_path: Path) -> N
     submit = str(_spark_home() / "bin" / "spark-submit")
     result = subprocess.run(
         [submit, "--master", cluster, "--py-files", str(bundle), str(job), "--ingest-ns", "index"]
-        + ["-i", str(tmp_path / "in.json"), "-o", str(tmp_path / "out.json")],
+        + ["-i", str(tmp_path / "in.json"), "-o", str(tmp_path / "out")],
         env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable},
         cwd=ROOT,
         capture_output=True,
@@ -138,5 +138,6 @@ def test_spark_submit_to_a_standalone_cluster(cluster: str, tmp_path: Path) -> N
         timeout=600,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    lines = (tmp_path / "out.json").read_text().splitlines()
+    parts = sorted((tmp_path / "out" / "out").glob("part-*"))
+    lines = [line for part in parts for line in part.read_text().splitlines()]
     assert lines == ['{"level":"WARN","n":1.0}', '{"level":"INFO"}']

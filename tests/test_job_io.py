@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -158,3 +159,37 @@ def test_stdin_and_files_together_is_a_usage_error(tmp_path: Path) -> None:
     result = _run([sys.executable, str(_job(tmp_path)), "-i", "-", "a.json"], tmp_path)
     assert result.returncode == 2
     assert "stdin can not be read together with files" in result.stderr
+
+
+def _parts(folder: Path) -> list[list[str]]:
+    """The lines of each part file of one port's folder, in part-file name order."""
+    return [part.read_text().splitlines() for part in sorted(folder.glob("part-*"))]
+
+
+@pytest.mark.spark
+def test_output_folder_per_port_in_emission_order(tmp_path: Path) -> None:
+    _inputs(tmp_path)
+    (tmp_path / "res" / "out").mkdir(parents=True)
+    (tmp_path / "res" / "out" / "part-stale.txt").write_text("replaced\n")
+    args = ["-i", "a.json", "dir", "c*.gz", "d.json.bz2", "--ingest-ns", "index", "-o", "res"]
+    result = _run(
+        [sys.executable, str(_job(tmp_path, WINDOWS)), *args, "--partitions", "2"], tmp_path
+    )
+    assert (result.returncode, result.stdout) == (0, ""), result.stderr
+    assert sorted(path.name for path in (tmp_path / "res").iterdir()) == ["err", "error_log", "out"]
+    # both windows keep state: one partition, so one part file per port
+    assert _parts(tmp_path / "res" / "out") == [["[1,2,3]", "[4,5,6]", "[7,8,9]"]]
+    assert _parts(tmp_path / "res" / "err") == [["[1,2]", "[3,4]", "[5,6]", "[7,8]", "[9]"]]
+    assert [line for part in _parts(tmp_path / "res" / "error_log") for line in part] == []
+
+
+@pytest.mark.spark
+def test_partitions_give_part_files_each_in_order(tmp_path: Path) -> None:
+    (tmp_path / "in.json").write_text("".join(f'{{"n":{n}}}\n' for n in range(30)))
+    args = ["-i", "in.json", "-o", "res", "--partitions", "3"]
+    result = _run([sys.executable, str(_job(tmp_path)), *args], tmp_path)
+    assert result.returncode == 0, result.stderr
+    parts = [[json.loads(line)["n"] for line in part] for part in _parts(tmp_path / "res" / "out")]
+    assert len(parts) == 3
+    assert all(part == sorted(part) for part in parts), parts
+    assert sorted(n for part in parts for n in part) == list(range(30))
