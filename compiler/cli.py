@@ -69,7 +69,12 @@ def build(file: Path, output: Path | None) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-i", "--input", "infile", help="JSON lines to read (default stdin)")
-@click.option("-o", "--output", "outfile", help="folder: DIR/<port>/ per output (default stdout)")
+@click.option(
+    "-o",
+    "--output",
+    "outfile",
+    help="a folder DIR/<port>/ per output port (.troy: the stdio sink's file; default stdout)",
+)
 @click.option("--ingest-ns", type=click.Choice(["index", "wallclock"]), default="wallclock")
 @click.option("-v", "--verbose", is_flag=True, help="show Spark's own output on stderr")
 def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str, verbose: bool) -> None:
