@@ -36,6 +36,7 @@ __all__ = [
     "ScriptOperator",
     "run_events",
     "script_operator",
+    "topological",
 ]
 
 
@@ -97,6 +98,7 @@ class NodeSpec:
     name: str
     factory: Callable[[], Operator]
     stateful: bool = False
+    keyer: Callable[[Event], Any] | None = None  # keyed nodes: ``event -> [(key, group)]``
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,25 @@ class Passthrough:
         return [("out", event)]
 
 
-class Graph:
-    """A live instance of a :class:`GraphSpec`; :meth:`push` runs one input event to completion."""
+Exit = tuple[str, str]
+"""``(node, port)`` outside a stage's members: where an event leaves the stage."""
 
-    def __init__(self, spec: GraphSpec):
+
+class Graph:
+    """A live instance of a :class:`GraphSpec`; :meth:`push` runs one input event to completion.
+
+    With ``members`` (one Spark stage of the job) only those nodes run: an event sent to any
+    other node is returned as an exit ``((node, port), Event)`` in its place in emission order.
+    """
+
+    def __init__(self, spec: GraphSpec, members: Iterable[str] | None = None):
         self.spec = spec
-        self.ops: dict[str, Operator] = {node.name: node.factory() for node in spec.nodes}
+        self.members = None if members is None else frozenset(members)
+        self.ops: dict[str, Operator] = {
+            node.name: node.factory()
+            for node in spec.nodes
+            if self.members is None or node.name in self.members
+        }
         for name in (*spec.inputs, *spec.outputs):
             self.ops.setdefault(name, Passthrough())
         self.links: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -136,7 +151,9 @@ class Graph:
             self.links.setdefault(src, []).append(dst)
         self.output_set = set(spec.outputs)
         self.tick_order = [
-            name for name in _topological(spec) if callable(getattr(self.ops[name], "tick", None))
+            name
+            for name in topological(spec)
+            if name in self.ops and callable(getattr(self.ops[name], "tick", None))
         ]
 
     def tick(self, now: int) -> list[tuple[str, Any]]:
@@ -144,41 +161,62 @@ class Graph:
         pairs in emission order (see the module docstring for the order)."""
         collected: list[tuple[str, Any]] = []
         for node in self.tick_order:
-            for out_port, produced in self.ops[node].tick(now):  # type: ignore[attr-defined]
-                for dst_node, dst_port in self.links.get((node, out_port), ()):
-                    collected.extend(self._run(dst_node, dst_port, produced))
+            collected.extend(self.deliver(node, self.ops[node].tick(now)))  # type: ignore
         return collected
+
+    def deliver(self, node: str, produced: list[Output]) -> list[tuple[Any, Any]]:
+        """Run what ``node`` produced outside :meth:`push` (a tick's outputs) down its links."""
+        collected: list[tuple[Any, Any]] = []
+        for out_port, event in produced:
+            for dst_node, dst_port in self.links.get((node, out_port), ()):
+                collected.extend(self._run(dst_node, dst_port, event))
+        return collected
+
+    def run_from(
+        self, node: str, port: str, event: Event, first: list[Output] | None = None
+    ) -> list[tuple[Any, Any]]:
+        """Deliver ``event`` to ``node``/``port`` (a stage's input); with ``first``, those are
+        the node's outputs for it (a keyed node already ran, or failed before the shuffle)."""
+        return self._run(node, port, event, first)
 
     def push(self, stream: str, event: Event) -> list[tuple[str, Any]]:
         """Feed ``event`` into input stream ``stream``; return ``(output_name, value)`` pairs in
         Tremor's emission order."""
         return self._run(stream, "in", event)
 
-    def _run(self, node: str, port: str, event: Event) -> list[tuple[str, Any]]:
+    def _run(
+        self, node: str, port: str, event: Event, first: list[Output] | None = None
+    ) -> list[tuple[Any, Any]]:
         """Tremor's executable graph: a stack of ``(node, port, event)`` (fan-out pushed in link
         order, so the last link runs first), outputs collected in that order and reversed at the
         end (giving depth-first, link-order emission). An operator failure (a :class:`Failure`
         output: Tremor's ``Err``) clears the stack: branches not yet run never see the event,
         the outputs already collected are kept as they stand (unreversed, as Tremor's query
-        harness records them), then the error is delivered. Invariant: one error per event."""
-        returns: list[tuple[str, Event]] = []
+        harness records them), then the error is delivered. Invariant: one error per event.
+        ``first``: the outputs of the first node, given instead of running it."""
+        returns: list[tuple[Any, Event]] = []
         stack = [(node, port, event)]
         while stack:
             node, port, event = stack.pop()
             if node in self.output_set:
                 returns.append((self.spec.output_ports.get(node, node), event))
                 continue
-            outputs = self.ops[node].process(port, event)
+            if node not in self.ops:
+                returns.append(((node, port), event))
+                continue
+            if first is not None:
+                outputs, first = first, None
+            else:
+                outputs = self.ops[node].process(port, event)
             failure = next((ev for _, ev in outputs if isinstance(ev, Failure)), None)
             if failure is not None:
-                done = [(name, value) for name, ev in returns for value in ev.values()]
-                return done + self._failed(node, failure)
+                return _unpacked(returns) + self._failed(node, failure)
             for out_port, produced in outputs:
                 for dst_node, dst_port in self.links.get((node, out_port), ()):
                     stack.append((dst_node, dst_port, produced))
-        return [(name, value) for name, ev in reversed(returns) for value in ev.values()]
+        return _unpacked(reversed(returns))
 
-    def _failed(self, node: str, error: Event) -> list[tuple[str, Any]]:
+    def _failed(self, node: str, error: Event) -> list[tuple[Any, Any]]:
         """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
         out: list[tuple[str, Any]] = []
         error = Event(error.value, error.meta, error.ingest_ns, error.origin_uri)
@@ -187,7 +225,19 @@ class Graph:
         return out
 
 
-def _topological(spec: GraphSpec) -> list[str]:
+def _unpacked(returns: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Any]]:
+    """Collected ``(output name, event)`` as ``(output name, value)`` (a batch event gives
+    each of its values); an exit keeps its whole :class:`Event`."""
+    unpacked: list[tuple[Any, Any]] = []
+    for name, event in returns:
+        if isinstance(name, tuple):
+            unpacked.append((name, event))
+        else:
+            unpacked.extend((name, value) for value in event.values())
+    return unpacked
+
+
+def topological(spec: GraphSpec) -> list[str]:
     """Node names, upstream before downstream (Kahn; ties and cycles in declaration order)."""
     names = [*spec.inputs, *(n.name for n in spec.nodes if n.name not in spec.inputs)]
     names += [o for o in spec.outputs if o not in names]

@@ -15,7 +15,7 @@ from typing import Any
 from .graph import Event, Output
 from .jsonio import encode_json
 
-__all__ = ["builtin_operator"]
+__all__ = ["bucket_key", "builtin_operator"]
 
 
 def _with(event: Event, value: Any, meta: Any = None) -> Event:
@@ -162,6 +162,14 @@ class Bucket:
             dims.move_to_end(key)
         allowed = limiter.allow(event.ingest_ns // 1_000_000)
         return [("out" if allowed else "overflow", event)]
+
+
+def bucket_key(event: Event) -> list[tuple[str, None]]:
+    """The key of ``grouper::bucket``'s state, computed before its keyed stage's shuffle: the
+    event's ``$class`` (every class has its own limiters; events without one go to ``err``)."""
+    meta = event.meta if isinstance(event.meta, dict) else {}
+    cls = meta.get("class")
+    return [(cls if type(cls) is str else "", None)]
 
 
 def _int(meta: dict[str, Any], key: str, default: int) -> int:

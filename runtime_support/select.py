@@ -28,7 +28,7 @@ from .windows import (
     tick_frames,
 )
 
-__all__ = ["GroupSpec", "SelectOperator", "SelectSpec", "select_operator"]
+__all__ = ["GroupSpec", "SelectOperator", "SelectSpec", "select_keys", "select_operator"]
 
 NO_GROUP = [None, "[null]"]
 
@@ -94,12 +94,35 @@ class _Group:
         self.frames = frames
 
 
+def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] | Failure:
+    """The front half of a select, run before the shuffle of a keyed stage: ``where``, then
+    every ``(key, group)`` the event belongs to, in ``group by`` order (``[]``: filtered out);
+    an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it."""
+    ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
+    try:
+        if spec.where is not None:
+            ok, _ = spec.where.run(event.value, event.meta, None, ctx)
+            if not _bool(ok, spec.where, "where clause"):
+                return []
+        return [(group[-1], group) for group in group_values(spec.group, event, ctx)]
+    except RenderedError as err:
+        error = {"error": err.text, "event": event.value}
+        return Failure(error, event.meta, event.ingest_ns, event.origin_uri)
+
+
 class SelectOperator(Sink):
-    """A live select: groups keyed by their canonical JSON, each with its tilt-frame chain."""
+    """A live select: groups keyed by their canonical JSON, each with its tilt-frame chain.
+
+    In a keyed stage (hash-partitioned by group) :meth:`process_keyed` takes one event for one
+    group that :func:`select_keys` computed before the shuffle, with its position
+    ``(seq, *path)`` in Tremor's order; :meth:`tick_keyed` flushes per group, tagged with the
+    position that created the group, so ticks merge across partitions in creation order.
+    """
 
     def __init__(self, spec: SelectSpec) -> None:
         self.spec = spec
         self.groups: dict[str, _Group] = {}
+        self.created: dict[str, tuple[int, ...]] = {}
         limits = [w.max_groups for w in spec.windows if w.max_groups is not None]
         self.max_groups = min(limits) if limits else None
         self._event: Event | None = None
@@ -118,23 +141,42 @@ class SelectOperator(Sink):
             )
         return self._out
 
+    def process_keyed(
+        self, port: str, event: Event, group: list[Any], position: tuple[int, ...]
+    ) -> list[Output]:
+        """:meth:`process` for one group of the event (``where`` already passed)."""
+        self._out = []
+        try:
+            self._windowed(event, group, position)
+        except RenderedError as err:
+            error = {"error": err.text, "event": event.value}
+            self._out = [("error", Failure(error, event.meta, event.ingest_ns, event.origin_uri))]
+        return self._out
+
     def tick(self, now: int) -> list[Output]:
         """Tremor's tick rule: per group (in creation order) the first window decides; an
         emission runs the target with ``event`` null, ``$`` ``{}``, ``args`` null."""
-        self._out = []
+        return [out for _, outs in self.tick_keyed(now) for out in outs]
+
+    def tick_keyed(self, now: int) -> list[tuple[tuple[int, ...], list[Output]]]:
+        """:meth:`tick`, one ``(creation position, outputs)`` per group, in creation order."""
+        flushed: list[tuple[tuple[int, ...], list[Output]]] = []
         if not self.spec.windows:
-            return self._out
+            return flushed
         tick = Event(None, {}, now)
         for key, live in list(self.groups.items()):
             ctx = EventContext(ingest_ns=now, group=live.value, cardinality=len(self.groups))
-            self._event, self._ctx = tick, ctx
+            self._event, self._ctx, self._out = tick, ctx, []
+            position = self.created.get(key, ())
             try:
                 if tick_frames(live.frames, now, ctx, self):
-                    self.groups.pop(key, None)
+                    self._drop(key)
             except RenderedError as err:
                 error = {"error": err.text, "event": None}
                 self._out.append(("error", Failure(error, {}, now)))
-        return self._out
+            flushed.append((position, self._out))
+        self._out = []
+        return flushed
 
     def _ctx_for(self, event: Event, group: Any = None, window: Any = None) -> EventContext:
         return EventContext(
@@ -158,7 +200,7 @@ class SelectOperator(Sink):
             else:
                 self._windowed(event, group)
 
-    def _windowed(self, event: Event, group: list[Any]) -> None:
+    def _windowed(self, event: Event, group: list[Any], position: tuple[int, ...] = ()) -> None:
         """Tremor's order: a new group first takes the event; only if it then stays open is the
         group limit checked (the error aborts the event, the group is not kept)."""
         key = group[-1]
@@ -167,7 +209,7 @@ class SelectOperator(Sink):
         self._event, self._ctx = event, ctx
         if live is not None:
             if run_frames(live.frames, 0, event.value, event.meta, ctx, self):
-                self.groups.pop(key, None)
+                self._drop(key)
             return
         live = _Group(group, new_frames(self.spec.windows, self.spec.aggregates))
         if run_frames(live.frames, 0, event.value, event.meta, ctx, self):
@@ -175,6 +217,12 @@ class SelectOperator(Sink):
         if self.max_groups is not None and len(self.groups) >= self.max_groups:
             raise self._too_many_groups()
         self.groups[key] = live
+        self.created[key] = position
+
+    def _drop(self, key: str) -> None:
+        """Forget a group whose windows all emptied (it is created anew on its next event)."""
+        self.groups.pop(key, None)
+        self.created.pop(key, None)
 
     def _too_many_groups(self) -> RenderedError:
         """Tremor's words (its typo and its group number, ``max_groups + 1``, included)."""

@@ -1,126 +1,18 @@
-"""Spark glue of a job's plan: the input columns, the per-partition ``mapInArrow`` mapper that
-runs a pipeline graph over Arrow batches, and the emission-order union of the outputs. The plan
-itself (partitioning, ordering, the stage, the per-port outputs) is rendered in each job.
+"""Spark glue of a job's plan: the input columns, a port's output rows, and the emission-order
+union of the outputs. The plan itself (stages, partitioning, ordering) is rendered in each job;
+the stages run :func:`runtime_support.stages.stage_mapper`.
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
-(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). The mapper's rows
-are :data:`OUTPUT_SCHEMA`; ordering by ``(seq, sub)`` gives Tremor's emission order.
-
-End of input: with ``flush_at_end`` the mapper sends one final tick (``now`` = u64::MAX) after
-the last event of its partition; its outputs get ``seq`` = last input seq + 1.
+(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Every port's output
+is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
+``(seq, sub)`` gives Tremor's emission order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-from .graph import END_OF_INPUT, Graph, GraphSpec, run_events
-from .jsonio import decode_json, encode_json
-
-__all__ = [
-    "OUTPUT_SCHEMA",
-    "event_columns",
-    "make_mapper",
-    "ordered_union",
-]
-
-OUTPUT_SCHEMA = "seq long, sub int, port string, value string"
-INVALID_JSON = "Invalid JSON input: {reason}"
-
-
-def make_mapper(spec: GraphSpec, flush_at_end: bool = False):
-    """The ``mapInArrow`` function for ``spec``: one fresh graph per partition, events in order;
-    with ``flush_at_end`` a final tick at u64::MAX follows the partition's last event."""
-
-    def mapper(batches: Iterator[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-
-        last_seq: list[int] = []
-
-        def events() -> Iterator[tuple[str, int, Any, int, str | None]]:
-            for batch in batches:
-                cols = batch.to_pydict()
-                origins = cols.get("origin") or [None] * batch.num_rows
-                for name, seq, text, ns, origin in zip(
-                    cols["stream"],
-                    cols["seq"],
-                    cols["value"],
-                    cols["ingest_ns"],
-                    origins,
-                    strict=True,
-                ):
-                    last_seq[:] = [seq]
-                    try:
-                        value = decode_json(text)
-                    except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
-                        bad.append((seq, INVALID_JSON.format(reason=err), text))
-                        continue
-                    yield name, seq, value, ns if ns is not None else seq, origin
-
-        bad: list[tuple[int, str, str]] = []
-        rows: dict[str, list[Any]] = {"seq": [], "sub": [], "port": [], "value": []}
-        graph = Graph(spec)
-        for seq, sub, port, value in _with_final_tick(
-            run_events(spec, events(), graph), graph, last_seq, flush_at_end
-        ):
-            _flush_bad(bad, rows)
-            rows["seq"].append(seq)
-            rows["sub"].append(sub)
-            rows["port"].append(port)
-            rows["value"].append(_encoded(value))
-            if len(rows["seq"]) >= 4096:
-                yield pa.RecordBatch.from_pydict(rows, schema=_arrow_schema())
-                rows = {"seq": [], "sub": [], "port": [], "value": []}
-        _flush_bad(bad, rows)
-        if rows["seq"]:
-            yield pa.RecordBatch.from_pydict(rows, schema=_arrow_schema())
-
-    return mapper
-
-
-def _with_final_tick(
-    outputs: Iterator[tuple[int, int, str, Any]],
-    graph: Graph,
-    last_seq: list[int],
-    flush_at_end: bool,
-) -> Iterator[tuple[int, int, str, Any]]:
-    """``outputs``, then (if asked and the partition had events) the outputs of the final tick,
-    numbered after the last input line (``seq`` = last seq + 1)."""
-    yield from outputs
-    if flush_at_end and last_seq:
-        for sub, (port, value) in enumerate(graph.tick(END_OF_INPUT)):
-            yield last_seq[0] + 1, sub, port, value
-
-
-def _encoded(value: Any) -> str:
-    """JSON text of an emitted value; a value that cannot be encoded becomes an error record
-    (the event is reported, never silently lost)."""
-    try:
-        return encode_json(value)
-    except Exception as err:  # noqa: BLE001 - see docstring
-        return encode_json(
-            {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
-        )
-
-
-def _flush_bad(bad: list[tuple[int, str, str]], rows: dict[str, list[Any]]) -> None:
-    """Undecodable input lines go to ``err`` with the reason and the raw text."""
-    for seq, reason, text in bad:
-        rows["seq"].append(seq)
-        rows["sub"].append(0)
-        rows["port"].append("err")
-        rows["value"].append(encode_json({"error": reason, "event": text}))
-    bad.clear()
-
-
-def _arrow_schema():
-    import pyarrow as pa
-
-    return pa.schema(
-        [("seq", pa.int64()), ("sub", pa.int32()), ("port", pa.string()), ("value", pa.string())]
-    )
-
+__all__ = ["event_columns", "ordered_union", "port_output"]
 
 EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string"
 
@@ -154,3 +46,11 @@ def ordered_union(outputs: dict[str, Any]):
     for frame in frames[1:]:
         result = result.unionByName(frame)
     return result.orderBy("seq", "sub")
+
+
+def port_output(stage: Any, port: str):
+    """The job outputs a stage's rows hold for ``port``: ``value, seq, sub``."""
+    from pyspark.sql import functions as F
+
+    rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
+    return rows.select("value", "seq", F.col("path").alias("sub"))

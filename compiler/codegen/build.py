@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from ..ast import script as S
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
-from ..ir.scope import describe
 from ..source import Source
-from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
+from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
+from .stages import plan_context
 
 SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
 
@@ -29,7 +29,8 @@ def build_script_job(
         name="script",
         factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
         stateful=facts.stateful,
-        why=f"The script keeps `state`, {describe(facts.scope)}" if facts.stateful else "",
+        scope=facts.scope,
+        label="script",
     )
     assert generated.entry == "script_run", "the factory names the entry function"
     links = ((("in", "out"), ("script", "in")),) + tuple(
@@ -42,7 +43,7 @@ def build_script_job(
         sources=(("SOURCE", repr(source.text)), ("SCRIPT_SITES", repr(generated.sites))),
         blocks=(generated.code,),
         graph=graph,
-        plan=plan_context(streams=("in",), output_ports=ports, nodes=(node,)),
+        plan=plan_context(streams=("in",), output_ports=ports, nodes=(node,), links=links),
         native=native,
     )
     return render_job(parts, job_name)

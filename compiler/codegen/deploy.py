@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 
 from ..ir import flow as F
 from ..source import Source
-from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node, plan_context
+from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node
 from .job import render_template
 from .query import compile_pipeline
 from .query_select import Emitter
+from .stages import plan_context
 
 FLOW_IMPORTS = (
     "runtime_support.connectors:ConnectorSpec",
@@ -146,7 +147,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         description=repr(f"Tremor flow {source.name} on Spark"),
         run_doc=RUN_DOC,
         native=False,
-        **plan_context(streams=streams, output_ports=ports, nodes=nodes),
+        **plan_context(streams=streams, output_ports=ports, nodes=nodes, links=tuple(job.links)),
     )
 
 

@@ -5,20 +5,24 @@ Node and port names are user text: they only ever appear through ``repr()``.
 
 from __future__ import annotations
 
-import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from ..ir.scope import Stateless, StateScope
 
 
 @dataclass(frozen=True)
 class NodeCode:
-    """One node: its graph name, the Python expression of its factory, whether it keeps state
-    and, when it does, why (``#select1 keeps window state``: a plan comment)."""
+    """One node: its graph name, the Python expression of its factory, whether it keeps state,
+    its state scope with a label and noun for the plan, and for a keyed node the Python
+    expression of its keyer (``event -> [(key, group)]``, run before the shuffle)."""
 
     name: str
     factory: str
     stateful: bool
-    why: str = ""
-    keyed: bool = False  # its state scope is keyed (hash partitioning on the key is correct)
+    scope: StateScope = field(default_factory=Stateless)
+    label: str = ""
+    noun: str = "state"
+    keyer: str = ""
 
 
 def output_node(port: str) -> str:
@@ -35,7 +39,10 @@ def graph_expr(
 ) -> str:
     """``GraphSpec(...)`` source text."""
     node_lines = "".join(
-        f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r})," for n in nodes
+        f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r}"
+        + (f", keyer={n.keyer}" if n.keyer else "")
+        + "),"
+        for n in nodes
     )
     link_lines = "".join(f"({src!r}, {dst!r})," for src, dst in links)
     outputs = tuple(output_node(p) for p in output_ports)
@@ -54,28 +61,10 @@ GRAPH_IMPORTS = (
 PLAN_IMPORTS = (
     "pyspark:StorageLevel",
     "pyspark.sql:functions as F",
-    "runtime_support.spark_exec:OUTPUT_SCHEMA",
     "runtime_support.spark_exec:event_columns",
-    "runtime_support.spark_exec:make_mapper",
+    "runtime_support.spark_exec:port_output",
+    "runtime_support.stages:ROW_SCHEMA",
+    "runtime_support.stages:StageSpec",
+    "runtime_support.stages:stage_mapper",
 )
 NATIVE_IMPORT = "runtime_support.native:apply_native_prefilter"
-
-
-def plan_context(
-    *, streams: tuple[str, ...], output_ports: tuple[str, ...], nodes: tuple[NodeCode, ...]
-) -> dict[str, object]:
-    """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
-    streams (``repr``), the sorted output ports (``err`` always: undecodable input goes there),
-    and the comment lines saying why the graph keeps state (empty: stateless)."""
-    ports = sorted(set(output_ports) | {"err"})
-    stateful = [node for node in nodes if node.stateful]
-    notes = [node.why for node in stateful if node.why] or ["the pipeline keeps state"]
-    why = "; ".join(notes) + ": one ordered partition for all events, as Tremor runs them"
-    if all(node.keyed for node in stateful):
-        why += " (not yet hash-partitioned by the key)"
-    why += "."
-    return {
-        "streams": [repr(stream) for stream in streams],
-        "ports": [repr(port) for port in ports],
-        "state_lines": textwrap.wrap(why, 94) if stateful else [],
-    }

@@ -28,7 +28,7 @@ class JobParts:
     sources: tuple[tuple[str, str], ...]  # (constant name, repr of the source text)
     blocks: tuple[str, ...]  # module-level code blocks, in order
     graph: str  # Python expression building the GraphSpec
-    plan: dict[str, object]  # the Spark plan's pieces (``graph.plan_context``)
+    plan: dict[str, object]  # the Spark plan's pieces (``stages.plan_context``)
     native: bool = False  # the plan applies the native pre-filter
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import graph as G
-from ..ir.scope import Keyed, Stateless, describe
+from ..ir.scope import Keyed
+from ..plan.build import plan_node
 from ..source import Source
-from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
+from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
 from .query_select import Emitter, select_spec
+from .stages import plan_context
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 ERROR_LOG = "error_log"
@@ -56,47 +58,40 @@ def _script_factory(node: G.ScriptNode, em: Emitter) -> str:
     return f"partial(script_operator, {entry}, {src}, {sites}, {', '.join(extra)})"
 
 
-def label(name: str) -> str:
-    """A node name fit for a plan comment (``repr`` when it holds anything unusual)."""
-    return name if name.isprintable() and name.isascii() else repr(name)
-
-
-def state_note(node: G.GraphNode) -> str:
-    """Why ``node`` keeps state, for the plan comment, with its state scope (``keyed by …``,
-    ``global (…)``)."""
-    if isinstance(node, G.SelectNode):
-        windows = ", ".join(label(w.name) for w in node.windows)
-        what = f"{label(node.name)} keeps window state ({windows})"
-    elif isinstance(node, G.ScriptNode):
-        what = f"script {label(node.name)} keeps `state`"
-    elif isinstance(node, G.OperatorNode):
-        what = f"operator {label(node.name)} ({node.kind}) keeps state"
-    else:
-        what = f"{label(node.name)} keeps state"
-    if isinstance(node.scope, Stateless):
-        return what
-    return f"{what}, {label(describe(node.scope))}"
-
-
 def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     """The ``NodeSpec`` pieces of one node (its code blocks go to ``em``)."""
+    planned = plan_node(node)
     if isinstance(node, G.PortNode | G.StreamNode):
         em.imports.add("runtime_support.graph:Passthrough")
-        return NodeCode(name=node.name, factory="Passthrough", stateful=False)
+        return NodeCode(name=node.name, factory="Passthrough", stateful=False, label=planned.label)
+    keyer = ""
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
     elif isinstance(node, G.OperatorNode):
         em.imports.update((OPERATORS, "functools:partial"))
         factory = f"partial(builtin_operator, {node.kind!r}, {node.config!r})"
+        if isinstance(node.scope, Keyed):
+            em.imports.add("runtime_support.operators:bucket_key")
+            keyer = "bucket_key"
     elif isinstance(node, G.SelectNode):
         spec = select_spec(node, em)
         em.imports.update(("functools:partial", "runtime_support.select:select_operator"))
         factory = f"partial(select_operator, {spec})"
+        if isinstance(node.scope, Keyed):
+            em.imports.add("runtime_support.select:select_keys")
+            keyer = f"partial(select_keys, {spec})"
     else:
         raise AssertionError(f"unknown graph node {type(node).__name__}")
     stateful = True if isinstance(node, G.OperatorNode) else node.stateful
-    note = state_note(node) if stateful else ""
-    return NodeCode(node.name, factory, stateful, note, isinstance(node.scope, Keyed))
+    return NodeCode(
+        name=node.name,
+        factory=factory,
+        stateful=stateful,
+        scope=node.scope,
+        label=planned.label,
+        noun=planned.noun,
+        keyer=keyer,
+    )
 
 
 def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:
@@ -136,10 +131,10 @@ def build_query_job(
         sources=code.sources,
         blocks=code.blocks,
         graph=rendered,
-        plan=plan_context(streams=inputs, output_ports=outputs, nodes=nodes),
+        plan=plan_context(streams=inputs, output_ports=outputs, nodes=nodes, links=tuple(links)),
         native=native,
     )
     return render_job(parts, job_name)
 
 
-__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "render_node", "state_note"]
+__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "render_node"]

@@ -46,10 +46,10 @@ def _script(ir: ScriptGraph) -> Plan:
             sink += "_port"
         sinks[port] = sink
     nodes = [
-        PlanNode(name="in", label="input in", scope=Stateless(), reads=True),
+        PlanNode(name="in", label="input in", scope=Stateless(), reads=True, forwards=True),
         PlanNode(name="script", label="script", scope=ir.scope),
         *(
-            PlanNode(name=sink, label=f"output {port}", scope=Stateless())
+            PlanNode(name=sink, label=f"output {port}", scope=Stateless(), forwards=True)
             for port, sink in sinks.items()
         ),
     ]
@@ -60,7 +60,7 @@ def _script(ir: ScriptGraph) -> Plan:
 
 def _pipeline(graph: PipelineGraph) -> tuple[list[PlanNode], list[Edge]]:
     """The nodes and links of one graph (its select errors are the caller's)."""
-    nodes = [_node(node) for node in graph.nodes]
+    nodes = [plan_node(node) for node in graph.nodes]
     return nodes, [Edge(source=link.source, target=link.target) for link in graph.links]
 
 
@@ -69,20 +69,23 @@ def _errors(errors: tuple[tuple[str, str], ...], prefix: str) -> list[PlanNode]:
     if not errors:
         return []
     name = prefix + ERROR_LOG
-    return [PlanNode(name=name, label=f"output {name}", scope=Stateless())]
+    return [PlanNode(name=name, label=f"output {name}", scope=Stateless(), forwards=True)]
 
 
 def _error_edges(errors: tuple[tuple[str, str], ...], prefix: str) -> list[Edge]:
     return [Edge(source=end, target=(prefix + ERROR_LOG, "in")) for end in errors]
 
 
-def _node(node: G.GraphNode) -> PlanNode:
+def plan_node(node: G.GraphNode) -> PlanNode:
+    """The plan node of one pipeline graph node (its name, a label for people, its scope)."""
     name = node.name
     match node:
         case G.PortNode(direction="from"):
-            return PlanNode(name=name, label=f"input {name}", scope=node.scope, reads=True)
+            return PlanNode(
+                name=name, label=f"input {name}", scope=node.scope, reads=True, forwards=True
+            )
         case G.PortNode():
-            return PlanNode(name=name, label=f"output {name}", scope=node.scope)
+            return PlanNode(name=name, label=f"output {name}", scope=node.scope, forwards=True)
         case G.SelectNode():
             return PlanNode(name=name, label=f"select {name}", scope=node.scope, noun="windows")
         case G.ScriptNode():
@@ -91,7 +94,7 @@ def _node(node: G.GraphNode) -> PlanNode:
             label = f"operator {name} ({kind})"
             return PlanNode(name=name, label=label, scope=node.scope, noun=f"{kind} state")
         case G.StreamNode():
-            return PlanNode(name=name, label=f"stream {name}", scope=node.scope)
+            return PlanNode(name=name, label=f"stream {name}", scope=node.scope, forwards=True)
         case _:
             raise AssertionError(f"unknown graph node {type(node).__name__}")
 
@@ -104,6 +107,7 @@ def _flow(flow: F.Flow) -> tuple[list[PlanNode], list[Edge]]:
             label=f"connector {prefix}{c.alias} ({c.kind})",
             scope=c.scope,
             reads="in" not in c.ports,
+            forwards="in" not in c.ports,
         )
         for c in flow.connectors
     ]

@@ -79,6 +79,7 @@ class PlanNode:
     scope: StateScope
     noun: str = "state"
     reads: bool = False
+    forwards: bool = False  # it only passes events on (an input, output, stream or source)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,7 +8,11 @@ Rules (the only ones):
   partitions of its inputs (``forward``), or ``source`` when it has no input;
 - :func:`can_fuse` (Flink's ``isChainable``): a stateless node whose inputs are all forward and
   all come from one stage joins that stage. So stateful nodes are always stage roots, and a
-  fan-in from several stages starts a stage of its own.
+  fan-in from several stages starts a stage of its own;
+- every node without input that would root a ``source`` stage joins the first one: the job
+  reads its input once, as one DataFrame, in one source stage;
+- :func:`fold_source`: a source stage that only forwards events into one ``single`` stage joins
+  it (the input goes to the one partition as read, with no stage in between).
 """
 
 from __future__ import annotations
@@ -97,17 +101,20 @@ def can_fuse(plan: Plan, name: str, where: dict[str, int]) -> int | None:
 
 def fuse_stages(plan: Plan) -> Plan:
     """Greedily fuse, in stage order, every node :func:`can_fuse` allows into its producer's
-    stage (idempotent: a fused plan fuses to itself)."""
+    stage, and every source root into the first source stage (idempotent)."""
     groups: list[list[str]] = []
     parts: list[Partitioning] = []
     where: dict[str, int] = {}
     for stage in plan.stages:
         for name in stage.members:
             target = can_fuse(plan, name, where)
+            rooted = _rooted(plan, name)
+            if target is None and isinstance(rooted, Source) and Source() in parts:
+                target = parts.index(Source())
             if target is None:
                 target = len(groups)
                 groups.append([])
-                parts.append(_rooted(plan, name))
+                parts.append(rooted)
             groups[target].append(name)
             where[name] = target
     stages = tuple(
@@ -116,13 +123,46 @@ def fuse_stages(plan: Plan) -> Plan:
     return replace(plan, stages=stages)
 
 
+def fold_source(plan: Plan) -> Plan:
+    """Merge a source stage of forwarding nodes into its only consumer when that is a
+    ``single`` stage fed by nothing else (idempotent: a folded plan has no such source)."""
+    where = plan.stage_index()
+    for index, stage in enumerate(plan.stages):
+        if not isinstance(stage.partitioning, Source):
+            continue
+        if not all(plan.node(m).forwards for m in stage.members):
+            continue
+        out = {where[e.target[0]] for e in plan.edges if where[e.source[0]] == index} - {index}
+        if len(out) != 1:
+            continue
+        (target,) = out
+        feeders = {where[e.source[0]] for e in plan.edges if where[e.target[0]] == target}
+        if not isinstance(plan.stages[target].partitioning, Single) or feeders - {index, target}:
+            continue
+        merged = Stage(members=stage.members + plan.stages[target].members, partitioning=Single())
+        stages = [s for i, s in enumerate(plan.stages) if i not in (index, target)]
+        stages.insert(min(index, target), merged)
+        return replace(plan, stages=tuple(stages))
+    return plan
+
+
+def _state_root(plan: Plan, stage: Stage) -> str:
+    """The member whose state fixes the stage's partitioning (its first member otherwise)."""
+    if isinstance(stage.partitioning, Source | Forward):
+        return stage.members[0]
+    return next(
+        (m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)),
+        stage.members[0],
+    )
+
+
 def explain_stages(plan: Plan) -> Plan:
     """Record why each stage is partitioned as it is (from its root and its inputs)."""
     where = plan.stage_index()
     stages = []
     for stage in plan.stages:
-        root = plan.node(stage.members[0])
-        feeding = sorted({where[e.source[0]] for e in plan.inputs(root.name)})
+        root = plan.node(_state_root(plan, stage))
+        feeding = sorted({where[e.source[0]] for e in plan.inputs(root.name)} - {where[root.name]})
         feeders = ", ".join(f"`{plan.stages[i].name}`" for i in feeding)
         match root.scope:
             case Keyed(key=key):
@@ -146,6 +186,7 @@ PHASES: tuple[tuple[str, Phase], ...] = (
     ("partition_edges", partition_edges),
     ("seed_stages", seed_stages),
     ("fuse_stages", fuse_stages),
+    ("fold_source", fold_source),
     ("explain_stages", explain_stages),
 )
 

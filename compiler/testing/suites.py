@@ -13,8 +13,9 @@ from pathlib import Path
 
 from ..ast import script as S
 from ..codegen.build import SCRIPT_NODE_IMPORTS
-from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node, plan_context
+from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from ..codegen.job import JobParts, render_job
+from ..codegen.stages import plan_context
 from ..diagnostics import CompileError
 from ..pipeline import parse, read_source, script_passes
 from ..source import Source
@@ -90,7 +91,9 @@ def build_suite_job(script: S.Script, source: Source) -> tuple[str, list[tuple[s
         sources=tuple(sources),
         blocks=tuple(blocks),
         graph=graph,
-        plan=plan_context(streams=("in",), output_ports=tuple(ports), nodes=tuple(nodes)),
+        plan=plan_context(
+            streams=("in",), output_ports=tuple(ports), nodes=tuple(nodes), links=tuple(links)
+        ),
     )
     return render_job(parts, "suite.py"), [(suite, name) for suite, name, _ in tests]
 

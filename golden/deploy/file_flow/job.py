@@ -18,7 +18,8 @@ from runtime_support.ops import gt, ne
 from runtime_support.patching import patch
 from runtime_support.paths import get_field
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stdlib.registry import call, lookup
 from runtime_support.windows import Code
 
@@ -140,6 +141,21 @@ FLOW = FlowSpec(
 )
 
 
+STAGES = (
+    StageSpec(
+        members=(
+            "main/input/out",
+            "main/triage/in",
+            "main/triage/#select1",
+            "main/triage/out",
+            "main/triage/err",
+        ),
+        partitioning="source",
+        carry=None,
+    ),
+)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
@@ -150,20 +166,19 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     events = event_columns(spark, inputs.get("main/input/out")).withColumn(
         "stream", F.lit("main/input/out")
     )
-    # No node keeps state: the input's partitioning is kept, partitions run in parallel.
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline (stateless: there is nothing to flush at the end).
-    emitted = events.mapInArrow(make_mapper(GRAPH), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (source): input main/input/out: a source, runs on the reader's splits.
+    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
-        "main/output/in": emitted.filter(F.col("port") == "main/output/in").select(
-            "value", "seq", "sub"
-        ),
+        "err": port_output(stage0, "err"),
+        "main/output/in": port_output(stage0, "main/output/in"),
     }
 
 

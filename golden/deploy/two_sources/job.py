@@ -15,8 +15,9 @@ from runtime_support.connectors import ConnectorSpec
 from runtime_support.flow import FlowSpec, flow_main
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.paths import get_field, get_index
-from runtime_support.select import GroupSpec, SelectSpec, select_operator
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.windows import Code, WindowSpec
 
 SOURCE = '### Reads two JSON-lines files, counts events per host in tumbling windows of 3 and writes the\n### counts to counts.json (paths are relative to the working directory).\ndefine flow counts\nflow\n  define connector logs from file\n  args\n    path = "logs.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  with\n    codec = "json",\n    postprocessors = ["separate"],\n    config = {"path": "counts.json", "mode": "truncate"}\n  end;\n\n  define pipeline per_host\n  pipeline\n    define window three from tumbling\n    with\n      size = 3\n    end;\n\n    select {"host": group[0], "events": aggr::stats::count()}\n    from in[three]\n    group by event.host\n    into out;\n  end;\n\n  create connector web from logs with path = "web.json" end;\n  create connector db from logs with path = "db.json" end;\n  create connector output;\n  create pipeline per_host;\n\n  connect /connector/web to /pipeline/per_host;\n  connect /connector/db to /pipeline/per_host;\n  connect /pipeline/per_host to /connector/output;\nend;\n\ndeploy flow counts;\n'
@@ -79,6 +80,7 @@ GRAPH = GraphSpec(
             name="counts/per_host/#select1",
             factory=partial(select_operator, COUNTS_PER_HOST_SELECT1),
             stateful=True,
+            keyer=partial(select_keys, COUNTS_PER_HOST_SELECT1),
         ),
     ),
     links=(
@@ -127,6 +129,20 @@ FLOW = FlowSpec(
 )
 
 
+STAGES = (
+    StageSpec(
+        members=("counts/web/out", "counts/db/out", "counts/per_host/in"),
+        partitioning="source",
+        carry=1,
+    ),
+    StageSpec(
+        members=("counts/per_host/#select1", "counts/per_host/out", "counts/per_host/err"),
+        partitioning="hash",
+        carry=None,
+    ),
+)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
@@ -143,22 +159,30 @@ def run_pipeline(spark, inputs, flush_at_end=True):
             "stream", F.lit("counts/db/out")
         )
     )
-    # counts/per_host/#select1 keeps window state (three), keyed by event.host: one ordered
-    # partition for all events, as Tremor runs them (not yet hash-partitioned by the key).
-    events = events.repartition(1)
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
-    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (source): input counts/web/out: a source, runs on the reader's splits.
+    # Job outputs ride along into stage 1 (no second pass here).
+    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Stage 1 (hash(event.host)): select counts/per_host/#select1: windows per group of
+    # `event.host`.
+    # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
+    # Tremor's order (seq, path).
+    stage1 = (
+        stage0.filter(F.col("stage") == 1)
+        .repartition("key")
+        .sortWithinPartitions("seq", "path")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "counts/output/in": emitted.filter(F.col("port") == "counts/output/in").select(
-            "value", "seq", "sub"
-        ),
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
+        "counts/output/in": port_output(stage1, "counts/output/in"),
+        "err": port_output(stage1, "err"),
     }
 
 

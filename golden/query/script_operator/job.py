@@ -16,7 +16,8 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_opera
 from runtime_support.job import run_job_cli
 from runtime_support.ops import add, eq
 from runtime_support.paths import get_field
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 SOURCE = 'define script tag\nargs\n  label = "seen"\nscript\n  let state = match state of case null => 0 case _ => state + 1 end;\n  emit {"label": args.label, "n": state, "event": event}\nend;\n\ncreate script tag with label = "checked" end;\n\nselect event from in into tag;\nselect event from tag into out;\nselect event from tag/err into err;\n'
 
@@ -74,6 +75,9 @@ GRAPH = GraphSpec(
 )
 
 
+STAGES = (StageSpec(members=("in", "tag", "out", "err"), partitioning="single", carry=None),)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
@@ -81,21 +85,23 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # script tag keeps `state`, global (script state): one ordered partition for all events, as
-    # Tremor runs them.
-    events = events.repartition(1)
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
-    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (single): script tag: script state, in one ordered partition.
+    # One partition: every event in Tremor's order (seq, path).
+    stage0 = (
+        events.repartition(1)
+        .sortWithinPartitions("seq", "stream")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
-        "error_log": emitted.filter(F.col("port") == "error_log").select("value", "seq", "sub"),
-        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+        "err": port_output(stage0, "err"),
+        "error_log": spark.createDataFrame([], "value string, seq long, sub array<long>"),
+        "out": port_output(stage0, "out"),
     }
 
 

@@ -15,8 +15,9 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.ops import gt
 from runtime_support.paths import get_field, get_index
-from runtime_support.select import GroupSpec, SelectSpec, select_operator
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.windows import Code, WindowSpec
 
 SOURCE = 'define window per_minute from tumbling\nwith\n  interval = 60000000000\nend;\n\nselect {\n  "host": group[0],\n  "count": aggr::stats::count(),\n  "p50": aggr::stats::mean(event.ms)\n}\nfrom in[per_minute]\ngroup by event.host\ninto out\nhaving event.count > 1;\n'
@@ -80,7 +81,12 @@ GRAPH = GraphSpec(
     nodes=(
         NodeSpec(name="out", factory=Passthrough, stateful=False),
         NodeSpec(name="err", factory=Passthrough, stateful=False),
-        NodeSpec(name="#select1", factory=partial(select_operator, SELECT1), stateful=True),
+        NodeSpec(
+            name="#select1",
+            factory=partial(select_operator, SELECT1),
+            stateful=True,
+            keyer=partial(select_keys, SELECT1),
+        ),
     ),
     links=(
         (("in", "out"), ("#select1", "in")),
@@ -93,6 +99,12 @@ GRAPH = GraphSpec(
 )
 
 
+STAGES = (
+    StageSpec(members=("in", "err"), partitioning="source", carry=1),
+    StageSpec(members=("#select1", "out"), partitioning="hash", carry=None),
+)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
@@ -100,21 +112,30 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # #select1 keeps window state (per_minute), keyed by event.host: one ordered partition for all
-    # events, as Tremor runs them (not yet hash-partitioned by the key).
-    events = events.repartition(1)
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
-    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (source): input in: a source, runs on the reader's splits.
+    # Job outputs ride along into stage 1 (no second pass here).
+    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
+    # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
+    # Tremor's order (seq, path).
+    stage1 = (
+        stage0.filter(F.col("stage") == 1)
+        .repartition("key")
+        .sortWithinPartitions("seq", "path")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
-        "error_log": emitted.filter(F.col("port") == "error_log").select("value", "seq", "sub"),
-        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+        "err": port_output(stage1, "err"),
+        "error_log": port_output(stage1, "error_log"),
+        "out": port_output(stage1, "out"),
     }
 
 

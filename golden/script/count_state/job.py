@@ -15,7 +15,8 @@ from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
 from runtime_support.ops import add, eq
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 SOURCE = '# Number the events: `state` survives from one event to the next.\nlet state = match state of\n  case null => 1\n  case _ => state + 1\nend;\n{"n": state, "event": event}\n'
 SCRIPT_SITES = ((70, 135, 0, 166), (78, 135, 0, 166), (122, 131, 122, 131))
@@ -55,6 +56,9 @@ GRAPH = GraphSpec(
 )
 
 
+STAGES = (StageSpec(members=("in", "script"), partitioning="single", carry=None),)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
@@ -62,20 +66,22 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # The script keeps `state`, global (script state): one ordered partition for all events, as
-    # Tremor runs them.
-    events = events.repartition(1)
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline; with flush_at_end a final tick after the last event flushes open windows.
-    emitted = events.mapInArrow(make_mapper(GRAPH, flush_at_end=flush_at_end), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (single): script: script state, in one ordered partition.
+    # One partition: every event in Tremor's order (seq, path).
+    stage0 = (
+        events.repartition(1)
+        .sortWithinPartitions("seq", "stream")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
-        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+        "err": port_output(stage0, "err"),
+        "out": port_output(stage0, "out"),
     }
 
 

@@ -13,7 +13,8 @@ from pyspark.sql import functions as F
 
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
-from runtime_support.spark_exec import OUTPUT_SCHEMA, event_columns, make_mapper
+from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 SOURCE = "event\n"
 SCRIPT_SITES = ()
@@ -43,6 +44,9 @@ GRAPH = GraphSpec(
 )
 
 
+STAGES = (StageSpec(members=("in", "script"), partitioning="source", carry=None),)
+
+
 def run_pipeline(spark, inputs, flush_at_end=True):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
@@ -50,18 +54,19 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # No node keeps state: the input's partitioning is kept, partitions run in parallel.
-    # Arrival order within each partition: the Python stage sees events in Tremor's order.
-    events = events.sortWithinPartitions("seq", "stream")
-    # Python stage (Arrow batches): a fresh GRAPH per partition runs each event through the
-    # pipeline (stateless: there is nothing to flush at the end).
-    emitted = events.mapInArrow(make_mapper(GRAPH), OUTPUT_SCHEMA)
-    # Every port reads this one result: keep it rather than run the stage once per port.
-    emitted = emitted.persist(StorageLevel.MEMORY_AND_DISK)
+    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
+    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
+    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Stage 0 (source): input in: a source, runs on the reader's splits.
+    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Read more than once: keep it rather than run the stage again.
+    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
-        "err": emitted.filter(F.col("port") == "err").select("value", "seq", "sub"),
-        "out": emitted.filter(F.col("port") == "out").select("value", "seq", "sub"),
+        "err": port_output(stage0, "err"),
+        "out": port_output(stage0, "out"),
     }
 
 

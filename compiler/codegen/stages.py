@@ -1,0 +1,207 @@
+"""The Spark plan of a job: the planner (:mod:`compiler.plan`) run over the job's graph, and
+what ``templates/run_pipeline.py.j2`` renders of it, one ``mapInArrow`` stage per plan stage.
+
+Input streams and graph nodes are plan nodes; output collectors are not: a link into one is a
+job output of the stage that holds its producer. Rules on top of the planner's:
+
+- the source stage (every input stream) also emits ``err`` (undecodable input lines);
+- a stage whose only downstream stage is keyed sends its job outputs along with its events
+  (``carry``) rather than making Spark compute or keep it twice;
+- a stage read more than once (several downstream stages, or several ports) is persisted.
+
+Everything user-derived reaches the job through ``repr()``.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from ..ir.scope import Stateless
+from ..plan import run_phases
+from ..plan.model import Edge, Hash, Plan, PlanNode, Single, Source, show_partitioning
+from .graph import NodeCode, output_node
+
+Link = tuple[tuple[str, str], tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class StageCode:
+    """One stage as the job renders it (``index`` is its position in ``STAGES``)."""
+
+    index: int
+    members: tuple[str, ...]
+    kind: str  # source, forward, hash or single
+    reads: bool  # it holds the input streams (reads the job's input)
+    why: str
+    inputs: tuple[int, ...]
+    carry: int | None
+    persist: bool
+    ports: tuple[str, ...]  # job outputs read from this stage's rows
+
+
+def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[Link, ...]) -> Plan:
+    """The planner's plan of the job graph (input streams, nodes and the links among them)."""
+    known = {*inputs, *(n.name for n in nodes)}
+    plan_nodes = [
+        PlanNode(name=s, label=f"input {s}", scope=Stateless(), reads=True, forwards=True)
+        for s in inputs
+    ]
+    plan_nodes += [
+        PlanNode(
+            name=n.name,
+            label=n.label or n.name,
+            scope=n.scope,
+            noun=n.noun,
+            forwards=n.factory == "Passthrough",
+        )
+        for n in nodes
+        if n.name not in inputs
+    ]
+    edges = [Edge(source=s, target=t) for s, t in links if s[0] in known and t[0] in known]
+    return run_phases(Plan(nodes=tuple(plan_nodes), edges=tuple(edges)))[-1][1]
+
+
+def stage_codes(
+    plan: Plan, links: tuple[Link, ...], collectors: dict[str, str], inputs: tuple[str, ...]
+) -> list[StageCode]:
+    """The stages of ``plan`` with their inputs, carries, persistence and output ports
+    (``collectors``: output node name → port; ``inputs``: the input streams)."""
+    where = plan.stage_index()
+    count = len(plan.stages)
+    downstream: list[set[int]] = [set() for _ in range(count)]
+    upstream: list[set[int]] = [set() for _ in range(count)]
+    for edge in plan.edges:
+        src, dst = where[edge.source[0]], where[edge.target[0]]
+        if src != dst:
+            downstream[src].add(dst)
+            upstream[dst].add(src)
+    ports: list[set[str]] = [set() for _ in range(count)]
+    for (src, _), (dst, _) in links:
+        if dst in collectors and src in where:
+            ports[where[src]].add(collectors[dst])
+    kinds = [_kind(stage.partitioning) for stage in plan.stages]
+    codes: list[StageCode] = []
+    for index, stage in enumerate(plan.stages):
+        reads = any(m in inputs for m in stage.members)
+        if reads:
+            ports[index].add("err")
+        carry = None
+        if len(downstream[index]) == 1 and ports[index]:
+            (only,) = downstream[index]
+            carry = only if kinds[only] == "hash" else None
+        if carry is not None:
+            ports[carry] |= ports[index]
+        own = () if carry is not None else tuple(sorted(ports[index]))
+        readers = len(downstream[index]) + len(own)
+        codes.append(
+            StageCode(
+                index=index,
+                members=stage.members,
+                kind=kinds[index],
+                reads=reads,
+                why=stage.why,
+                inputs=tuple(sorted(upstream[index])),
+                carry=carry,
+                persist=readers > 1,
+                ports=own,
+            )
+        )
+    return codes
+
+
+def _kind(partitioning: object) -> str:
+    match partitioning:
+        case Source():
+            return "source"
+        case Hash():
+            return "hash"
+        case Single():
+            return "single"
+        case _:
+            return "forward"
+
+
+def stages_expr(codes: list[StageCode]) -> str:
+    """``(StageSpec(...), ...)`` source text."""
+    items = "".join(
+        f"StageSpec(members={c.members!r}, partitioning={c.kind!r}, carry={c.carry!r}),"
+        for c in codes
+    )
+    return f"({items})"
+
+
+def stage_context(plan: Plan, codes: list[StageCode], ports: list[str]) -> dict[str, object]:
+    """What the template renders: per stage its comment lines and its DataFrame expression;
+    per port the stages whose rows hold it."""
+    rendered = []
+    for code in codes:
+        part = plan.stages[code.index].partitioning
+        rendered.append(
+            {
+                "name": f"stage{code.index}",
+                "comment": _comment(code, show_partitioning(part)),
+                "expr": _expr(code),
+                "persist": code.persist,
+            }
+        )
+    outputs = [
+        (repr(port), [f"stage{c.index}" for c in codes if port in c.ports]) for port in ports
+    ]
+    return {"stages": rendered, "outputs": outputs}
+
+
+def _comment(code: StageCode, partitioning: str) -> list[str]:
+    title = f"Stage {code.index} ({partitioning}): {code.why}."
+    lines = textwrap.wrap(title, 94)
+    if code.kind == "hash":
+        lines += textwrap.wrap(
+            "Rows arrive one per group, keyed by the stage before the shuffle; each key's "
+            "events run in Tremor's order (seq, path).",
+            94,
+        )
+    elif code.kind == "single":
+        lines.append("One partition: every event in Tremor's order (seq, path).")
+    if code.carry is not None:
+        lines.append(f"Job outputs ride along into stage {code.carry} (no second pass here).")
+    return [line if line.isprintable() else repr(line)[1:-1] for line in lines]
+
+
+def _expr(code: StageCode) -> str:
+    mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, flush_at_end)"
+    if code.reads:
+        source = "events.repartition(1)" if code.kind == "single" else "events"
+        source += '.sortWithinPartitions("seq", "stream")'
+    elif not code.inputs:
+        return "spark.createDataFrame([], ROW_SCHEMA)"
+    else:
+        parts = [f'stage{i}.filter(F.col("stage") == {code.index})' for i in code.inputs]
+        source = parts[0] + "".join(f".unionByName({p})" for p in parts[1:])
+        if len(parts) > 1:
+            source = f"({source})"
+        if code.kind == "hash":
+            source += '.repartition("key").sortWithinPartitions("seq", "path")'
+        elif code.kind == "single":
+            source += '.repartition(1).sortWithinPartitions("seq", "path")'
+    return f"{source}.mapInArrow({mapper}, ROW_SCHEMA)"
+
+
+def plan_context(
+    *,
+    streams: tuple[str, ...],
+    output_ports: tuple[str, ...],
+    nodes: tuple[NodeCode, ...],
+    links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
+) -> dict[str, object]:
+    """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
+    streams (``repr``), the stages (``STAGES`` and each stage's DataFrame with its comment) and
+    per sorted output port (``err`` always: undecodable input goes there) the stages holding it."""
+    ports = sorted(set(output_ports) | {"err"})
+    plan = job_plan(streams, nodes, links)
+    collectors = {output_node(p): p for p in output_ports}
+    codes = stage_codes(plan, links, collectors, streams)
+    return {
+        "streams": [repr(stream) for stream in streams],
+        "stages_expr": stages_expr(codes),
+        **stage_context(plan, codes, ports),
+    }

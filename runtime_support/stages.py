@@ -1,0 +1,228 @@
+"""One Spark stage of a job's plan: the ``mapInArrow`` function running a stage's nodes of the
+pipeline graph over Arrow batches, and the rows stages pass each other.
+
+A job's plan (rendered in the job, from the compiler's planner) cuts the graph at state: a
+``source`` stage reads the input splits, a ``hash`` stage runs one keyed node partitioned by its
+key, a ``single`` stage one global node in one partition, a ``forward`` stage stateless nodes
+fed by several stages. Every stage emits :data:`ROW_SCHEMA` rows:
+
+- ``stage`` ≥ 0: an event for stage ``stage``'s node ``target`` (``node\\0port``), pickled in
+  ``event``; into a keyed stage, one row per group, ``key`` set (computed here, before the
+  shuffle, by the node's ``keyer``);
+- ``stage`` = -1: a job output on port ``target``, JSON text in ``value``; a stage whose job
+  outputs ride along into its single keyed downstream stage sends them there instead
+  (``target`` = ``\\0port``), spread by ``key`` = seq, and that stage passes them on.
+
+Order: ``(seq, path)`` is Tremor's emission order. ``path`` extends the path of the row a stage
+ran with the index of each output in Tremor's depth-first order (and, into a keyed stage, the
+index of the group), so sorting any stage's input or any port's output by ``(seq, path)``
+restores the order one Tremor thread gives. The end-of-input tick's outputs have ``seq`` =
+:data:`END_SEQ` and ``path`` = ``[rank of the ticking node, *creation position of the group, i]``.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, topological
+from .jsonio import decode_json, encode_json
+
+__all__ = ["END_SEQ", "ROW_SCHEMA", "StageSpec", "stage_mapper"]
+
+ROW_SCHEMA = (
+    "seq long, path array<long>, stage int, target string, key string, event binary, value string"
+)
+END_SEQ = 2**63 - 1
+"""``seq`` of what the end-of-input tick emits: after every input event."""
+INVALID_JSON = "Invalid JSON input: {reason}"
+BATCH_ROWS = 4096
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    """One stage: its graph nodes (with the input streams when it reads the job's input), how
+    its input is partitioned (``source``, ``forward``, ``hash`` or ``single``) and, when it is
+    not None, the stage its job outputs ride along into (``carry``)."""
+
+    members: tuple[str, ...]
+    partitioning: str
+    carry: int | None = None
+
+
+def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flush: bool):
+    """The ``mapInArrow`` function of stage ``index``: a fresh :class:`Graph` of its members per
+    partition, rows in ``(seq, path)`` order; with ``flush`` the end-of-input tick follows the
+    partition's last row."""
+
+    def mapper(batches: Iterator[Any]) -> Iterator[Any]:
+        runner = _Runner(spec, stages, index)
+        reads = any(member in spec.inputs for member in stages[index].members)
+        feed = runner.feed_source if reads else runner.feed
+        for batch in batches:
+            feed(batch.to_pydict())
+            if len(runner.rows["seq"]) >= BATCH_ROWS:
+                yield runner.take()
+        if flush and runner.seen:
+            runner.final_tick()
+        if runner.rows["seq"]:
+            yield runner.take()
+
+    return mapper
+
+
+class _Runner:
+    """A stage's live graph and the rows it has produced (column lists)."""
+
+    def __init__(self, spec: GraphSpec, stages: tuple[StageSpec, ...], index: int) -> None:
+        self.stage = stages[index]
+        self.graph = Graph(spec, self.stage.members)
+        self.home = {m: i for i, s in enumerate(stages) for m in s.members}
+        self.keyers = {n.name: n.keyer for n in spec.nodes if n.keyer is not None}
+        self.rank = {name: i for i, name in enumerate(topological(spec))}
+        self.seen = False
+        self.rows: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
+
+    def take(self) -> Any:
+        import pyarrow as pa
+
+        batch = pa.RecordBatch.from_pydict(self.rows, schema=_arrow_schema())
+        self.rows = {c: [] for c in _COLUMNS}
+        return batch
+
+    # Input ------------------------------------------------------------------------------------
+
+    def feed_source(self, cols: dict[str, list[Any]]) -> None:
+        """Input events ``stream, seq, value, ingest_ns, origin``: decoded, pushed in."""
+        origins = cols.get("origin") or [None] * len(cols["seq"])
+        for stream, seq, text, ns, origin in zip(
+            cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins, strict=True
+        ):
+            self.seen = True
+            try:
+                value = decode_json(text)
+            except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
+                bad = encode_json({"error": INVALID_JSON.format(reason=err), "event": text})
+                self._output(seq, [0], "err", bad)
+                continue
+            event = Event(value, {}, ns if ns is not None else seq, origin)
+            self._route(seq, [], self.graph.push(stream, event))
+
+    def feed(self, cols: dict[str, list[Any]]) -> None:
+        """Rows from upstream stages: events for a member, or job outputs riding along."""
+        for seq, path, target, payload, value in zip(
+            cols["seq"], cols["path"], cols["target"], cols["event"], cols["value"], strict=True
+        ):
+            self.seen = True
+            node, _, port = target.partition("\0")
+            if not node:
+                self._output(seq, path, port, value)
+                continue
+            kind, event, group = _unpickled(payload)
+            self._route(seq, path, self._run(node, port, event, kind, group, (seq, *path)))
+
+    def _run(
+        self, node: str, port: str, event: Event, kind: str, group: Any, position: tuple
+    ) -> list[tuple[Any, Any]]:
+        if kind == "failure":
+            return self.graph.run_from(node, port, event, [("error", event)])
+        op = self.graph.ops[node]
+        if node in self.keyers and hasattr(op, "process_keyed"):
+            first = op.process_keyed(port, event, group, position)
+            return self.graph.run_from(node, port, event, first)
+        return self.graph.run_from(node, port, event)
+
+    def final_tick(self) -> None:
+        """The end-of-input tick of each ticking member, per group where the node has groups."""
+        for node in self.graph.tick_order:
+            op = self.graph.ops[node]
+            rank = self.rank[node]
+            if hasattr(op, "tick_keyed") and node in self.keyers:
+                for position, produced in op.tick_keyed(END_OF_INPUT):
+                    self._route(END_SEQ, [rank, *position], self.graph.deliver(node, produced))
+            else:
+                produced = op.tick(END_OF_INPUT)  # type: ignore[attr-defined]
+                self._route(END_SEQ, [rank], self.graph.deliver(node, produced))
+
+    # Output -----------------------------------------------------------------------------------
+
+    def _route(self, seq: int, path: list[int], outputs: list[tuple[Any, Any]]) -> None:
+        """Each output, numbered in emission order: a job output, or rows for another stage."""
+        for index, (name, item) in enumerate(outputs):
+            at = [*path, index]
+            if not isinstance(name, tuple):
+                self._output(seq, at, name, _encoded(item))
+                continue
+            node, port = name
+            stage, target = self.home[node], f"{node}\0{port}"
+            keyer = self.keyers.get(node)
+            if keyer is None:
+                self._row(seq, at, stage, target, None, _pickled("event", item, None), None)
+                continue
+            keyed = keyer(item)
+            if isinstance(keyed, Failure):
+                self._row(seq, at, stage, target, str(seq), _pickled("failure", keyed, None), None)
+                continue
+            for group_index, (key, group) in enumerate(keyed):
+                payload = _pickled("event", item, group)
+                self._row(seq, [*at, group_index], stage, target, key, payload, None)
+
+    def _output(self, seq: int, path: list[int], port: str, value: str) -> None:
+        carry = self.stage.carry
+        if carry is None:
+            self._row(seq, path, -1, port, None, None, value)
+        else:
+            self._row(seq, path, carry, "\0" + port, str(seq), None, value)
+
+    def _row(self, seq, path, stage, target, key, event, value) -> None:  # noqa: ANN001
+        rows = self.rows
+        rows["seq"].append(seq)
+        rows["path"].append(path)
+        rows["stage"].append(stage)
+        rows["target"].append(target)
+        rows["key"].append(key)
+        rows["event"].append(event)
+        rows["value"].append(value)
+
+
+_COLUMNS = ("seq", "path", "stage", "target", "key", "event", "value")
+
+
+def _pickled(kind: str, event: Event, group: Any) -> bytes:
+    fields = (kind, event.value, event.meta, event.ingest_ns, event.origin_uri, event.is_batch)
+    return pickle.dumps((*fields, group), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(payload: bytes) -> tuple[str, Event, Any]:
+    kind, value, meta, ingest_ns, origin, is_batch, group = pickle.loads(payload)
+    cls = Failure if kind == "failure" else Event
+    return kind, cls(value, meta, ingest_ns, origin, is_batch), group
+
+
+def _encoded(value: Any) -> str:
+    """JSON text of an emitted value; a value that cannot be encoded becomes an error record
+    (the event is reported, never silently lost)."""
+    try:
+        return encode_json(value)
+    except Exception as err:  # noqa: BLE001 - see docstring
+        return encode_json(
+            {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
+        )
+
+
+def _arrow_schema():
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("seq", pa.int64()),
+            ("path", pa.list_(pa.int64())),
+            ("stage", pa.int32()),
+            ("target", pa.string()),
+            ("key", pa.string()),
+            ("event", pa.binary()),
+            ("value", pa.string()),
+        ]
+    )
