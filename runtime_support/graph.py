@@ -228,13 +228,11 @@ class Graph:
 def _unpacked(returns: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Any]]:
     """Collected ``(output name, event)`` as ``(output name, value)`` (a batch event gives
     each of its values); an exit keeps its whole :class:`Event`."""
-    unpacked: list[tuple[Any, Any]] = []
-    for name, event in returns:
-        if isinstance(name, tuple):
-            unpacked.append((name, event))
-        else:
-            unpacked.extend((name, value) for value in event.values())
-    return unpacked
+    return [
+        (name, value)
+        for name, event in returns
+        for value in ((event,) if type(name) is tuple else event.values())
+    ]
 
 
 def topological(spec: GraphSpec) -> list[str]:

@@ -177,9 +177,11 @@ def test_output_folder_per_port_in_emission_order(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stdout) == (0, ""), result.stderr
     assert sorted(path.name for path in (tmp_path / "res").iterdir()) == ["err", "error_log", "out"]
-    # both windows keep state: one partition, so one part file per port
+    # both windows keep state (one partition); `err` also reads the source stage's rows
+    # (undecodable lines): a port may get an empty part file
+    nonempty = [part for part in _parts(tmp_path / "res" / "err") if part]
     assert _parts(tmp_path / "res" / "out") == [["[1,2,3]", "[4,5,6]", "[7,8,9]"]]
-    assert _parts(tmp_path / "res" / "err") == [["[1,2]", "[3,4]", "[5,6]", "[7,8]", "[9]"]]
+    assert nonempty == [["[1,2]", "[3,4]", "[5,6]", "[7,8]", "[9]"]]
     assert [line for part in _parts(tmp_path / "res" / "error_log") for line in part] == []
 
 

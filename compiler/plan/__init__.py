@@ -16,10 +16,8 @@ def plan_of(ir: ScriptGraph | PipelineGraph | Deployment) -> Plan:
     """The staged plan of ``ir`` (every node in exactly one stage).
 
     >>> print(render(plan_of(ScriptGraph(ports=("out", "err"), stateful=True))))
-    plan: 4 nodes in 2 stages
-    stage in | source | why: input in: a source, runs on the reader's splits
-    stage script+out+err | single | why: script: script state, in one ordered partition
-    edge in -> script+out+err | single | in/out -> script/in
+    plan: 4 nodes in 1 stage
+    stage in+script+out+err | single | why: script: script state, in one ordered partition
     """
     return run_phases(initial_plan(ir))[-1][1]
 
