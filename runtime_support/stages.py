@@ -176,7 +176,16 @@ class _Runner:
         else:
             self._row(seq, path, carry, "\0" + port, str(seq), None, value)
 
-    def _row(self, seq, path, stage, target, key, event, value) -> None:  # noqa: ANN001
+    def _row(
+        self,
+        seq: int,
+        path: list[int],
+        stage: int,
+        target: str,
+        key: str | None,
+        event: bytes | None,
+        value: str | None,
+    ) -> None:
         rows = self.rows
         rows["seq"].append(seq)
         rows["path"].append(path)

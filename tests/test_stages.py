@@ -1,0 +1,133 @@
+"""The stage runner (runtime_support/stages.py) without Spark: a job's ``STAGES`` run in-process,
+with Spark's data movement done by hand (input in contiguous splits, a keyed stage's rows
+hash-partitioned by ``key``, a single stage's in one partition, each partition sorted by
+``(seq, path)``), for many split counts. All outputs ordered by ``(seq, path)`` must be exactly
+what one thread running the job's ``GRAPH`` emits (Tremor's order). Fast, so it runs many more
+partitionings than the Spark differential test (tests/test_partition_differential.py).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from compiler.pipeline import compile_source, read_source
+from compiler.testing.cases import classify, input_lines
+from compiler.testing.loader import load_job
+from runtime_support.graph import END_OF_INPUT, Event, Graph
+from runtime_support.jsonio import decode_json, encode_json
+from runtime_support.stages import stage_mapper
+
+from .paths import CONFORMANCE, ROOT
+
+SPLITS = (1, 2, 3, 5)
+PROGRAMS = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle")) + sorted(
+    (ROOT / "benchmarks" / "scale").glob("*.trickle")
+)
+QUERIES = sorted(p for p in (CONFORMANCE / "queries").glob("*/*.trickle"))
+
+
+def _lines(count: int) -> list[str]:
+    """Events with every field the synthetic programs read, keys of uneven frequency."""
+    tags = ("red", "green", "blue", "cyan")
+    lines = []
+    for i in range(count):
+        event = {
+            "host": ("alpha", "beta", "gamma")[(i * i) % 3],
+            "tags": [tags[(i * k) % 4] for k in range(1, 2 + i % 3)],
+            "aint": (i * 37) % 101,
+            "cls": f"c{i % 4}",
+            "keys": [f"g{(i * 7) % 13}"],
+            "keys10": [f"g{i % 10}"],
+        }
+        lines.append(json.dumps(event))
+    return lines
+
+
+def _serial(module: Any, lines: list[str], ingest) -> list[tuple[str, str]]:
+    graph = Graph(module.GRAPH)
+    out: list[tuple[str, Any]] = []
+    for seq, line in enumerate(lines):
+        out += graph.push("in", Event(decode_json(line), {}, ingest(seq), None))
+    out += graph.tick(END_OF_INPUT)
+    return [(port, encode_json(value)) for port, value in out]
+
+
+def _batch(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> pa.RecordBatch:
+    return (
+        pa.RecordBatch.from_pylist(rows)
+        if rows
+        else pa.RecordBatch.from_pydict({c: [] for c in columns})
+    )
+
+
+def _partitions(rows: list[dict[str, Any]], kind: str, parts: int) -> list[list[dict]]:
+    """Spark's movement into a stage: by key hash, into one partition, or kept as produced
+    (here: round-robin), then each partition sorted by ``(seq, path)``."""
+    buckets: list[list[dict]] = [[] for _ in range(parts)]
+    for i, row in enumerate(rows):
+        if kind == "hash":
+            index = zlib.crc32((row["key"] or "").encode()) % parts
+        elif kind == "single":
+            index = 0
+        else:
+            index = i % parts
+        buckets[index].append(row)
+    return [sorted(b, key=lambda r: (r["seq"], r["path"])) for b in buckets]
+
+
+def _staged(module: Any, lines: list[str], ingest, parts: int) -> list[tuple[str, str]]:
+    stages, spec = module.STAGES, module.GRAPH
+    pending: dict[int, list[dict]] = {i: [] for i in range(len(stages))}
+    outputs: list[dict] = []
+    for index, stage in enumerate(stages):
+        if any(m in spec.inputs for m in stage.members):
+            events = [
+                {"stream": "in", "seq": s, "value": v, "ingest_ns": ingest(s), "origin": None}
+                for s, v in enumerate(lines)
+            ]
+            size = -(-len(events) // parts) or 1
+            splits = [events[i : i + size] for i in range(0, len(events), size)]
+            if stage.partitioning == "single":
+                splits = [events]
+        else:
+            splits = _partitions(pending[index], stage.partitioning, parts)
+        for split in splits:
+            if not split:
+                continue
+            mapper = stage_mapper(spec, stages, index, True)
+            for batch in mapper(iter([pa.RecordBatch.from_pylist(split)])):
+                for row in batch.to_pylist():
+                    (outputs if row["stage"] == -1 else pending[row["stage"]]).append(row)
+    outputs.sort(key=lambda r: (r["seq"], r["path"]))
+    keys = [(r["seq"], tuple(r["path"])) for r in outputs]
+    assert len(set(keys)) == len(keys), "(seq, path) is not unique"
+    return [(r["target"], r["value"]) for r in outputs]
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("parts", SPLITS)
+def test_synthetic_stages_match_one_thread(program: Path, parts: int) -> None:
+    module = load_job(compile_source(read_source(program), "query").job, program.stem)
+
+    def ingest(seq: int) -> int:
+        return seq * 5_000_000_000
+
+    lines = _lines(300)
+    assert _staged(module, lines, ingest, parts) == _serial(module, lines, ingest)
+
+
+@pytest.mark.parametrize("program", QUERIES, ids=lambda p: p.parent.name)
+def test_corpus_query_stages_match_one_thread(program: Path) -> None:
+    case = classify(program.parent)
+    assert case is not None
+    module = load_job(compile_source(read_source(program), "query").job, case.name)
+    lines = input_lines(case)
+    expected = _serial(module, lines, lambda seq: seq)
+    for parts in SPLITS:
+        assert _staged(module, lines, lambda seq: seq, parts) == expected, parts
