@@ -29,7 +29,9 @@ SPLITS = (1, 2, 3, 5)
 PROGRAMS = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle")) + sorted(
     (ROOT / "benchmarks" / "scale").glob("*.trickle")
 )
-QUERIES = sorted(p for p in (CONFORMANCE / "queries").glob("*/*.trickle"))
+QUERIES = sorted(CONFORMANCE.glob("queries/*/*.trickle")) + sorted(
+    CONFORMANCE.glob("query_runtime_errors/*/*.trickle")
+)
 
 
 def _lines(count: int) -> list[str]:
