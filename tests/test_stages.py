@@ -133,3 +133,31 @@ def test_corpus_query_stages_match_one_thread(program: Path) -> None:
     expected = _serial(module, lines, lambda seq: seq)
     for parts in SPLITS:
         assert _staged(module, lines, lambda seq: seq, parts) == expected, parts
+
+
+def _keyed_and_global(plan_stages: list[tuple[tuple[str, ...], str]], stateful: set[str]) -> set:
+    return {(m, kind) for members, kind in plan_stages for m in members if m in stateful}
+
+
+@pytest.mark.parametrize(
+    "program",
+    sorted(CONFORMANCE.glob("queries/*/*.trickle")) + sorted(ROOT.glob("golden/*/*/input.*")),
+    ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}",
+)
+def test_job_stages_are_the_dbg_plan_split(program: Path) -> None:
+    """Every stateful node runs in the job under the partitioning ``tremorc dbg plan`` shows
+    (hash by its key, or single); the job's stages are the planner's, over the job graph."""
+    from compiler.pipeline import check_program, kind_of
+    from compiler.plan import plan_of
+    from compiler.plan.model import Hash, Single
+    from compiler.source import Source
+
+    kind = kind_of(program)
+    plan = plan_of(check_program(Source.from_path(program), kind).ir)
+    names = {Hash: "hash", Single: "single"}
+    shown = [(s.members, names.get(type(s.partitioning), "other")) for s in plan.stages]
+    module = load_job(compile_source(read_source(program), kind).job, program.parent.name)
+    stateful = {n.name for n in module.GRAPH.nodes if n.stateful}
+    job = [(s.members, s.partitioning) for s in module.STAGES]
+    assert _keyed_and_global(job, stateful) == _keyed_and_global(shown, stateful)
+    assert all(kind in ("hash", "single") for _, kind in _keyed_and_global(job, stateful))
