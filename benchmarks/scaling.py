@@ -12,7 +12,8 @@ temp folder. Each pipeline runs in a fresh subprocess per master (``local[1]``, 
 the job's ``run_pipeline`` over ``spark.read.text`` (the driver never holds events), all outputs
 written as text (full evaluation, nothing collected), one warm-up over the first 20,000
 events, then the median of ``--repeat`` runs. The same subprocess times a hand-written PySpark
-job doing the same aggregation natively (``benchmarks/scale/native.py``: comparable work, not identical semantics).
+job doing the same aggregation natively (``benchmarks/scale/native.py``: comparable work, not
+identical semantics).
 """
 
 from __future__ import annotations
