@@ -3,10 +3,13 @@
 Every connector source becomes an input stream of one combined pipeline graph (all pipelines of
 all deployed flows, see ``compiler/codegen/deploy.py``); every connected sink port an output.
 Sources are bounded (see :mod:`runtime_support.connectors`); their events are interleaved
-round-robin (``seq = index * n_sources + source``) so the run is deterministic. The outputs are
-streamed to the driver in Tremor's emission order and handed to the sinks; the run ends when the
-sources are exhausted or, as in Tremor, when the first event reaches an ``exit`` connector (later
-events are not delivered).
+round-robin (``seq = index * n_sources + source``) so the run is deterministic.
+
+Sinks: a ``file`` sink is written by Spark's text writer as part files, each in Tremor's emission
+order ``(seq, sub)``, no event through the driver; ``stdio`` sinks and a ``file`` sink with
+``single_file: true`` get their events on the driver, in the whole emission order (small
+outputs). As in Tremor, the run ends at the first event reaching an ``exit`` connector: its
+position is computed once (one aggregate) and every sink gets only the events before it.
 """
 
 from __future__ import annotations
@@ -28,9 +31,12 @@ from .connectors import (
 from .job import (
     add_flush_option,
     add_ingest_ns_option,
+    add_spark_options,
     add_verbose_option,
     input_error,
     job_session,
+    show_conf,
+    spark_conf,
 )
 from .jsonio import decode_json
 from .progress import Progress
@@ -65,21 +71,66 @@ def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
         if source is None:
             continue
         df = source.read(spark, ctx)
+        if ctx.partitions is not None:
+            df = df.repartition(ctx.partitions)
         inputs[stream] = df.withColumn("seq", F.col("seq") * count + index)
     return inputs
 
 
-def _ordered_outputs(outputs: dict[str, Any], names: list[str]) -> Any:
-    """All sink outputs as one DataFrame ``sink, value`` in emission order (None if none)."""
-    from pyspark.sql import functions as F
-
-    frames = [outputs[n].withColumn("sink", F.lit(n)) for n in names if n in outputs]
-    if not frames:
-        return None
+def _union(frames: list[Any]) -> Any:
     result = frames[0]
     for frame in frames[1:]:
         result = result.unionByName(frame)
-    return result.orderBy("seq", "sub").select("sink", "value")
+    return result
+
+
+def exit_position(frames: list[Any]) -> tuple[int, list[int]] | None:
+    """The ``(seq, sub)`` of the first event reaching an ``exit`` sink (one small aggregate,
+    collected), or None when none does."""
+    from pyspark.sql import functions as F
+
+    if not frames:
+        return None
+    first = _union(frames).select(F.min(F.struct("seq", "sub")).alias("at")).first()
+    if first is None or first.at is None:
+        return None
+    return int(first.at.seq), [int(x) for x in first.at.sub]
+
+
+def before(frame: Any, position: tuple[int, list[int]]) -> Any:
+    """The rows of ``frame`` emitted before ``position`` (``(seq, sub)`` lexicographic; Spark
+    compares arrays element-wise, a prefix first, as the emission order does)."""
+    from pyspark.sql import functions as F
+
+    seq, sub = position
+    path = F.array(*[F.lit(x).cast("long") for x in sub]).cast("array<bigint>")
+    return frame.filter(
+        (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
+    )
+
+
+def _driver_sinks(
+    outputs: dict[str, Any], sinks: dict[str, tuple[Any, str]], ctx: RunContext, progress: Any
+) -> None:
+    """Sinks written on the driver (stdio, a ``single_file`` file): every event of theirs, in
+    the whole emission order, through ``toLocalIterator``."""
+    from pyspark.sql import functions as F
+
+    names = sorted(name for name in outputs if hasattr(sinks[name][0], "write"))
+    if not names:
+        return
+    tagged = [outputs[n].withColumn("sink", F.lit(n)) for n in names]
+    ordered = _union(tagged).orderBy("seq", "sub").select("sink", "value")
+    live = {name: sinks[name][0] for name in names}
+    for sink in live.values():
+        sink.open(ctx)
+    try:
+        for row in ordered.toLocalIterator():
+            progress.add()
+            live[row.sink].write(sinks[row.sink][1], decode_json(row.value))
+    finally:
+        for sink in live.values():
+            sink.close()
 
 
 def run_flow(
@@ -89,38 +140,32 @@ def run_flow(
     ctx: RunContext,
     flush_at_end: bool = True,
 ) -> int:
-    """Run ``flow`` to completion; returns the exit code (0)."""
+    """Run ``flow`` to completion; returns the exit code (0). Sinks get the events emitted
+    before the first one reaching an ``exit`` connector (``ctx.exited`` then set)."""
     inputs = _inputs(spark, flow, ctx)
     if not inputs:
         return 0
-    sinks = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
-    live = {name: sink for name, (sink, _) in sinks.items() if sink is not None}
+    built = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
+    sinks = {name: pair for name, pair in built.items() if pair[0] is not None}
     with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
-        ordered = _ordered_outputs(outputs, sorted(live))
-        if ordered is None:
-            return 0
-        for sink in live.values():
-            sink.open(ctx)
-        try:
-            for row in ordered.toLocalIterator():
-                sink = live[row.sink]
-                progress.add()
-                sink.write(sinks[row.sink][1], decode_json(row.value))
-                if sink.stops:
-                    ctx.exited = True
-                    break
-        finally:
-            for sink in live.values():
-                sink.close()
+        outputs = {name: frame for name, frame in outputs.items() if name in sinks}
+        stop = exit_position([f for n, f in outputs.items() if sinks[n][0].stops])
+        ctx.exited = stop is not None
+        if stop is not None:
+            outputs = {name: before(frame, stop) for name, frame in outputs.items()}
+        for name, frame in sorted(outputs.items()):
+            if hasattr(sinks[name][0], "write_frame"):
+                sinks[name][0].write_frame(frame, progress)
+        _driver_sinks(outputs, sinks, ctx, progress)
     return 0
 
 
 def flow_main(
     flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
-    """Entry point of a flow job:
-    ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M] [--no-flush]``."""
+    """Entry point of a flow job: ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M]
+    [--no-flush] [--verbose] [--master URL] [--conf K=V]... [--partitions N] [--show-conf]``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-i", "--input", help="what stdio sources read (default: stdin)")
     parser.add_argument("-o", "--output", help="where stdio sinks write (default: stdout)")
@@ -130,18 +175,24 @@ def flow_main(
     add_ingest_ns_option(parser)
     add_flush_option(parser)
     add_verbose_option(parser)
+    add_spark_options(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),
         stdin_path=args.input,
         stdout_path=args.output,
         ingest_ns=args.ingest_ns,
+        partitions=args.partitions,
     )
     try:
         for spec in flow.connectors:
             for path in input_paths(spec, ctx, files=not under_spark_submit()):
                 check_readable(path)
-        spark = job_session(args.verbose)
+        conf = spark_conf(args)
+        spark = job_session(args.verbose, args.master, conf)
+        if args.show_conf:
+            show_conf(spark, conf)
+            return 0
         return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except InputPathError as err:
         return input_error(err)

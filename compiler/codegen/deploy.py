@@ -48,6 +48,7 @@ class _Job:
     outputs: list[tuple[str, int, str]] = field(default_factory=list)
     emitter: Emitter = field(default_factory=Emitter)
     described: list[str] = field(default_factory=list)  # connector summaries, by index
+    writes: list[str] = field(default_factory=list)  # how each connector writes, by index
 
 
 def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
@@ -72,6 +73,7 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
     if text not in job.connectors:
         job.connectors.append(text)
         job.described.append(_describe(f"{flow.alias}::{alias}", inst.kind, inst.params))
+        job.writes.append(_sink_way(inst.kind, inst.params))
     return job.connectors.index(text)
 
 
@@ -86,13 +88,28 @@ def _describe(alias: str, kind: str, params: dict) -> str:
     return f"{alias!r} ({kind}{extra})"
 
 
+def _sink_way(kind: str, params: dict) -> str:
+    """How ``runtime_support.flow.run_flow`` writes a sink of ``kind`` (for a plan comment)."""
+    config = params.get("config")
+    single = isinstance(config, dict) and config.get("single_file") is True
+    if kind == "file" and not single:
+        return "Spark's text writer: part files in the folder at path, each in emission order"
+    if kind in ("file", "stdio"):
+        return "on the driver, every event in the whole emission order (small outputs)"
+    if kind == "exit":
+        return "its first event stops the run: every sink gets only the events before it"
+    return "discarded, never computed"
+
+
 def _flow_lines(job: _Job) -> list[str]:
     """Comment lines of ``main``: which connector feeds which input stream, which output feeds
-    which connector."""
+    which connector and how that sink is written."""
     lines = ["Sources read (Spark DataFrames, one per connected source port):"]
     lines += [f"  {job.described[c]} port {p!r} -> stream {s!r}" for c, p, s in job.inputs]
-    lines.append("Sinks written on the driver, every event in emission order:")
-    lines += [f"  output {n!r} -> {job.described[c]} port {p!r}" for n, c, p in job.outputs]
+    lines.append("Sinks (each output is the DataFrame value, seq, sub):")
+    for name, c, port in job.outputs:
+        lines.append(f"  output {name!r} -> {job.described[c]} port {port!r}:")
+        lines.append(f"    {job.writes[c]}")
     return lines
 
 

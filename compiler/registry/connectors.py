@@ -8,6 +8,11 @@ ignore is declared with a ``reason`` and rejected.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from ..diagnostics import CompileError
+from ..source import Source, Span
 from .common import Entry, Key, Registry
 
 RT = "runtime_support.connectors."
@@ -30,6 +35,12 @@ WITH_KEYS = (
 EXIT_DELAY = "a batch job stops at the first event that reaches `exit`; it cannot wait"
 EXIT_GRACEFUL = "a batch job always stops gracefully, after writing what reached the sinks"
 FILE_CHUNK = "a file is read whole, or split by the `separate` preprocessor, never by chunk size"
+FILE_SINGLE = (
+    "tremorc only (Tremor rejects the key). A sink writes `path` as a folder of part files with "
+    "Spark's text writer, each part file in emission order, no event through the driver; `true`: "
+    "one file at `path` in the whole emission order instead, every event through the driver, one "
+    "at a time (for small outputs only: the driver is the bottleneck)"
+)
 
 _SUPPORTED = (
     Entry(
@@ -55,6 +66,7 @@ _SUPPORTED = (
                 doc="`read`: a source; otherwise a sink",
             ),
             Key(name="chunk_size", type="unsigned", rejected=FILE_CHUNK),
+            Key(name="single_file", type="bool", default=False, doc=FILE_SINGLE),
         ),
         factory=RT + "file.FileSource",
         ports=("out", "err", "in"),
@@ -136,3 +148,28 @@ SINK_FACTORIES = {
     "null": RT + "simple.NullConnector",
     "stdio": RT + "stdio.StdioSink",
 }
+
+
+def check_file_sink(
+    params: dict[str, Any], key_span: Callable[[str], Span], post_span: Span, source: Source
+) -> None:
+    """A ``file`` sink written as part files (no ``single_file: true``) needs what Spark's text
+    writer can do: the ``separate`` postprocessor (a line separator) and a mode that replaces or
+    adds to the folder; otherwise a CompileError naming both ways out."""
+    config = params.get("config") or {}
+    if config.get("mode") == "read" or config.get("single_file") is True:
+        return
+    if config.get("mode") == "overwrite":
+        message = (
+            "Mode `overwrite` (write over a file without truncating it) needs one file: add "
+            '`"single_file": true`, or use `truncate` to replace the part files folder'
+        )
+        raise CompileError(message, key_span("mode"), source=source)
+    posts = params.get("postprocessors") or ()
+    names = [p.get("name") if isinstance(p, dict) else p for p in posts]
+    if "separate" not in names:
+        message = (
+            'A `file` sink writes part files of lines: add `postprocessors = ["separate"]`, or '
+            '`"single_file": true` to write the events back to back into one file'
+        )
+        raise CompileError(message, post_span, source=source)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
-from .file import FileSink, FileSource
+from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
 from .metronome import MetronomeSource
 from .simple import ExitSink, NullConnector
@@ -69,7 +69,7 @@ def input_paths(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> tup
 
 def build_sink(spec: ConnectorSpec) -> Any:
     """The sink object of ``spec`` (None when the connector does not consume events)."""
-    if spec.kind == "file" and _file_reads(spec):
-        return None
+    if spec.kind == "file":
+        return None if _file_reads(spec) else sink_for(spec)
     factory = SINKS.get(spec.kind)
     return None if factory is None else factory(spec)

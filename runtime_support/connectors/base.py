@@ -2,8 +2,11 @@
 
 Sources are bounded in a batch job: each yields a DataFrame ``seq, value, ingest_ns, origin``
 (``value`` is the decoded event as JSON text, ``seq`` its position in the source, ``origin`` the
-origin URI Tremor's connector of that kind sets, or null). Sinks receive values on
-the driver in Tremor's emission order.
+origin URI Tremor's connector of that kind sets, or null). A sink either writes a whole
+DataFrame ``value, seq, sub`` with Spark (``write_frame``: the ``file`` connector's part files;
+``null``) or receives values on the driver in Tremor's emission order (``open``/``write``/
+``close``: ``stdio``, a ``file`` with ``single_file``); ``exit`` (``stops``) receives nothing:
+its first event ends the run.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ class RunContext:
     ingest_ns: str = "wallclock"
     start_ns: int = field(default_factory=time.time_ns)
     exited: bool = False  # set when an event reached an exit connector
+    partitions: int | None = None  # split each source into this many partitions (--partitions)
     _stdout: TextIO | None = None
 
     def ingest(self, index: int) -> int:
@@ -94,7 +98,7 @@ class Source(Protocol):
 
 
 class Sink(Protocol):
-    """A connector that consumes events; ``stops`` is True for ``exit``."""
+    """A connector that consumes events on the driver; ``stops`` is True for ``exit``."""
 
     stops: bool
 
@@ -103,6 +107,14 @@ class Sink(Protocol):
     def write(self, port: str, value: Any) -> None: ...
 
     def close(self) -> None: ...
+
+
+class FrameSink(Protocol):
+    """A connector that writes its events with Spark (``progress`` counts them)."""
+
+    stops: bool
+
+    def write_frame(self, frame: Any, progress: Any) -> None: ...
 
 
 def rows_frame(spark: Any, rows: list[tuple[int, str, int]], origin: str | None = None) -> Any:

@@ -4,21 +4,33 @@
 Source: a Spark text read of ``path``. With the ``separate`` preprocessor each separator-ended
 line is one chunk (``lineSep``), otherwise the whole file is one chunk; chunks then go through the
 codec (``json``: blank chunks yield no event; ``string``/``binary``: the text as a string).
-Sink: values are collected in emission order, encoded, framed by the post-processors and written
-(``append`` keeps existing content, every other mode truncates).
+
+Sink, by default (:class:`FileSink`): Spark's text writer makes ``path`` a folder of part files;
+each event is encoded by the codec on the executors and followed by the ``separate``
+postprocessor's separator (the writer's ``lineSep``), each part file in emission order
+(``seq``, ``sub``); no event passes through the driver. ``write``/``truncate`` replace the folder
+(only one that holds nothing but Spark output), ``append`` adds part files to it. With the
+tremorc-only config key ``single_file: true`` (:class:`SingleFileSink`) every event passes
+through the driver, in the whole emission order, into one file at ``path`` (``append`` keeps
+its content, ``overwrite`` writes over it without truncating, as Tremor's modes do).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from ..codecs import codec_from, framing_from
+from ..codecs import Codec, codec_from, framing_from
+from ..jsonio import decode_json
 from ..origin import encode_origin, hostname
+from ..session import under_spark_submit
 from .base import ConnectorSpec, InputPathError, RunContext, with_origin
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
 _JSON = "to_json(named_struct('v', value))"
 _QUOTE = f"substring({_JSON}, 6, length({_JSON}) - 6)"  # {"v":"…"} → "…"
+#: What Spark's writer leaves in an output folder; a folder holding anything else is not replaced.
+_SPARK_OUTPUT = ("part-", ".part-", "_SUCCESS", "._SUCCESS", "_temporary", "_committed", "_started")
 
 
 def _path(spec: ConnectorSpec) -> str:
@@ -28,9 +40,23 @@ def _path(spec: ConnectorSpec) -> str:
     return path
 
 
+def spark_path(path: str) -> str:
+    """``path`` as Spark should see it: a relative local path is made absolute against this
+    process's working directory (the JVM's may differ); a URL, or any path under spark-submit
+    (where it may name the cluster's file system), is left as it is."""
+    if "://" in path or under_spark_submit():
+        return path
+    return os.path.abspath(path)
+
+
 def is_source(spec: ConnectorSpec) -> bool:
     """True when the file connector reads (``mode`` = ``read``)."""
     return spec.config.get("mode") == "read"
+
+
+def is_single_file(spec: ConnectorSpec) -> bool:
+    """True when a file sink asks for one ordered file (``single_file: true``)."""
+    return spec.config.get("single_file") is True
 
 
 class FileSource:
@@ -50,7 +76,7 @@ class FileSource:
         elif self.framing.separator != "\n":
             reader = reader.option("lineSep", self.framing.separator)
         try:
-            df = reader.text(self.path)
+            df = reader.text(spark_path(self.path))
         except Exception as err:  # noqa: BLE001 - Spark's AnalysisException, by its error class
             if "PATH_NOT_FOUND" not in str(err):
                 raise
@@ -70,26 +96,105 @@ class FileSource:
         return with_origin(df, encode_origin("tremor-file", hostname(), None, [self.path]))
 
 
+def _mode(spec: ConnectorSpec) -> str:
+    mode = spec.config.get("mode")
+    if mode not in WRITE_MODES:
+        raise ValueError(
+            f"Invalid config for connector `{spec.alias}`: `mode` must be one of read, "
+            + ", ".join(WRITE_MODES)
+        )
+    return str(mode)
+
+
+def sink_for(spec: ConnectorSpec) -> Any:
+    """The sink of a writing file connector: part files by Spark, or one file on the driver."""
+    return SingleFileSink(spec) if is_single_file(spec) else FileSink(spec)
+
+
 class FileSink:
-    """Writes encoded, framed events to ``path``."""
+    """Writes the events with Spark's text writer: ``path`` is a folder of part files, each in
+    emission order (see the module doc)."""
 
     stops = False
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.path = _path(spec)
-        mode = spec.config.get("mode")
-        if mode not in WRITE_MODES:
+        self.mode = _mode(spec)
+        self.codec = codec_from(spec.params.get("codec"))
+        self.separator = framing_from(spec.params.get("postprocessors")).separator
+        if self.separator is None or self.mode == "overwrite":  # the compiler rejects both
             raise ValueError(
-                f"Invalid config for connector `{spec.alias}`: `mode` must be one of read, "
-                + ", ".join(WRITE_MODES)
+                f"Invalid config for connector `{spec.alias}`: part files need the `separate` "
+                "postprocessor and mode write, truncate or append (or `single_file: true`)"
             )
-        self.append = mode == "append"
+
+    def write_frame(self, frame: Any, progress: Any) -> None:
+        """Encode on the executors, sort each partition by ``(seq, sub)``, write the folder."""
+        target = spark_path(self.path)
+        append = self.mode == "append"
+        _check_target(target, self.path, append)
+        ordered = frame.sortWithinPartitions("seq", "sub").select("value")
+        encoded = ordered.mapInArrow(encoder(self.codec), "value string")
+        writer = encoded.write.mode("append" if append else "overwrite")
+        writer.option("lineSep", self.separator).text(target)
+        if progress.active:
+            progress.add(frame.count())
+
+
+def _check_target(target: str, shown: str, append: bool) -> None:
+    """Refuse (``ValueError``, one line) to replace a local folder that holds anything but
+    Spark output, or to add part files to a regular file."""
+    if "://" in target or not os.path.exists(target):
+        return
+    if not os.path.isdir(target):
+        if append:
+            raise ValueError(f"can not append part files to {shown}: it is a file")
+        return
+    if not append:
+        foreign = [n for n in os.listdir(target) if not n.startswith(_SPARK_OUTPUT)]
+        if foreign:
+            raise ValueError(
+                f"will not replace {shown}: the folder holds {foreign[0]!r}, not only part files"
+            )
+
+
+def encoder(codec: Codec) -> Any:
+    """The ``mapInArrow`` function turning JSON-text ``value`` s into the codec's text (rows the
+    codec writes nothing for are dropped); order is kept."""
+
+    def run(batches: Any) -> Any:
+        import pyarrow as pa
+
+        for batch in batches:
+            texts = []
+            for text in batch.column(0).to_pylist():
+                data = codec.encode(decode_json(text))
+                if data is not None:
+                    texts.append(data.decode("utf-8", "replace") if type(data) is bytes else data)
+            yield pa.RecordBatch.from_arrays([pa.array(texts, pa.string())], ["value"])
+
+    return run
+
+
+class SingleFileSink:
+    """Writes encoded, framed events to the one file ``path``, on the driver."""
+
+    stops = False
+
+    def __init__(self, spec: ConnectorSpec) -> None:
+        self.path = _path(spec)
+        self.mode = _mode(spec)
         self.codec = codec_from(spec.params.get("codec"))
         self.framing = framing_from(spec.params.get("postprocessors"))
         self.handle: Any = None
 
     def open(self, ctx: RunContext) -> None:
-        self.handle = open(self.path, "ab" if self.append else "wb")  # noqa: SIM115
+        flags = os.O_WRONLY | os.O_CREAT
+        if self.mode == "append":
+            flags |= os.O_APPEND
+        elif self.mode != "overwrite":  # write/truncate; overwrite keeps what it does not cover
+            flags |= os.O_TRUNC
+        self.handle = os.fdopen(os.open(self.path, flags, 0o666), "wb")
 
     def write(self, port: str, value: Any) -> None:
         data = self.codec.encode(value)

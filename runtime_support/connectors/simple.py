@@ -1,8 +1,9 @@
 """The ``exit`` and ``null`` connectors.
 
-``exit``: the run stops at the first event that reaches it (its ``delay``/``graceful`` fields
+``exit``: the run stops at the first event that reaches it: the runner finds that event's
+position and writes to every sink only the events before it (its ``delay``/``graceful`` fields
 are accepted and ignored: a batch job has nothing left to drain). ``null``: a source of no events
-and a sink that discards everything.
+and a sink that discards everything (nothing is computed for it).
 """
 
 from __future__ import annotations
@@ -13,21 +14,12 @@ from .base import ConnectorSpec, RunContext, rows_frame
 
 
 class ExitSink:
-    """Stops the flow run."""
+    """Stops the flow run (see :func:`runtime_support.flow.run_flow`); receives nothing."""
 
     stops = True
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.spec = spec
-
-    def open(self, ctx: RunContext) -> None:
-        """Nothing to open."""
-
-    def write(self, port: str, value: Any) -> None:
-        """Nothing to write: the runner stops after this call."""
-
-    def close(self) -> None:
-        """Nothing to close."""
 
 
 class NullConnector:
@@ -41,11 +33,5 @@ class NullConnector:
     def read(self, spark: Any, ctx: RunContext) -> Any:
         return rows_frame(spark, [])
 
-    def open(self, ctx: RunContext) -> None:
-        """Nothing to open."""
-
-    def write(self, port: str, value: Any) -> None:
-        """Discard."""
-
-    def close(self) -> None:
-        """Nothing to close."""
+    def write_frame(self, frame: Any, progress: Any) -> None:
+        """Discard: the frame is never computed."""
