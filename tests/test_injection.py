@@ -274,9 +274,10 @@ def test_hostile_flow_writes_to_a_hostile_path(spark, tmp_path: Path) -> None:
     job = build("deploy", HOSTILE_FILL, DIR=str(tmp_path))
     module = load_job(job, "f")
     assert run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ticks=2)) == 0
-    out = tmp_path / f"out-{HOSTILE}.json"
-    lines = out.read_text(encoding="utf-8").split("\n")  # not splitlines(): U+2028 is data
-    assert [json.loads(line) for line in lines if line] == [
+    out = tmp_path / f"out-{HOSTILE}.json"  # a folder of part files written by Spark
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(out.glob("part-*")))
+    lines = text.split("\n")  # not splitlines(): U+2028 is data
+    assert sorted((json.loads(line) for line in lines if line), key=lambda v: v["id"]) == [
         {HOSTILE: HOSTILE, "id": 0},
         {HOSTILE: HOSTILE, "id": 1},
     ]

@@ -28,7 +28,7 @@ flow
   with
     codec = "json",
     postprocessors = ["separate"],
-    config = {{"path": "out.json", "mode": "truncate"}}
+    config = {{"path": "out.json", "mode": "truncate", "single_file": true}}
   end;
   create connector src;
   create connector dst;

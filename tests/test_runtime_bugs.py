@@ -138,7 +138,7 @@ flow
   end;
   define connector output from file
   with codec = "json", postprocessors = ["separate"],
-    config = {"path": "out.json", "mode": "truncate"}
+    config = {"path": "out.json", "mode": "truncate", "single_file": true}
   end;
   define pipeline p
   pipeline
