@@ -44,7 +44,9 @@ flow
   define pipeline per_host
   pipeline
     define window three from tumbling with size = 3 end;
-    select {"host": group[0], "n": aggr::stats::count(), "ids": aggr::win::collect_flattened(event.i)}
+    select {
+      "host": group[0], "n": aggr::stats::count(), "ids": aggr::win::collect_flattened(event.i)
+    }
     from in[three]
     group by event.host
     into out;
