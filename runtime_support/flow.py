@@ -25,8 +25,7 @@ from .connectors import (
     RunContext,
     build_sink,
     build_source,
-    check_readable,
-    input_paths,
+    check_inputs,
 )
 from .job import (
     add_flush_option,
@@ -186,8 +185,7 @@ def flow_main(
     )
     try:
         for spec in flow.connectors:
-            for path in input_paths(spec, ctx, files=not under_spark_submit()):
-                check_readable(path)
+            check_inputs(spec, ctx, files=not under_spark_submit())
         conf = spark_conf(args)
         spark = job_session(args.verbose, args.master, conf)
         if args.show_conf:

@@ -258,3 +258,43 @@ def test_keyed_windows_from_file_sources_to_part_files(tmp_path: Path) -> None:
             assert record["n"] == 3
             got.setdefault(record["host"], []).append(record["ids"])
     assert got == expected  # every window, each host's in Tremor's order
+
+
+# --- a file source of JSON lines reads folders and globs, in exact order ----------------------
+
+FOLDER = """
+define flow main
+flow
+  define connector input from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": "IN", "mode": "read"}
+  end;
+  define connector output from file
+  with codec = "json", postprocessors = ["separate"],
+    config = {"path": "all.json", "mode": "truncate", "single_file": true}
+  end;
+  define pipeline p
+  pipeline
+    select event.i from in into out;
+  end;
+  create connector input; create connector output; create pipeline p;
+  connect /connector/input to /pipeline/p;
+  connect /pipeline/p to /connector/output;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("where", ["logs", "logs/*.json*"])
+def test_file_source_reads_a_folder_in_path_order(spark, tmp_path, monkeypatch, where) -> None:
+    import gzip
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "logs").mkdir()
+    with gzip.open(tmp_path / "logs" / "a.json.gz", "wt") as handle:
+        handle.write("".join(json.dumps({"i": i}) + "\n" for i in range(0, 50)))
+    _write_events(tmp_path / "logs" / "b.json", [{"i": i} for i in range(50, 80)])
+    _write_events(tmp_path / "logs" / "_skipped.json", [{"i": -1}])
+    (tmp_path / "logs" / "c.json").write_text('{"i": 80}\n\n   \n{"i": 81}')  # blank: no event
+    _run(spark, FOLDER.replace("IN", where), partitions=3)
+    assert (tmp_path / "all.json").read_text() == "".join(f"{i}\n" for i in range(82))

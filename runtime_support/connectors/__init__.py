@@ -26,6 +26,7 @@ __all__ = [
     "Source",
     "build_sink",
     "build_source",
+    "check_inputs",
     "check_readable",
     "input_paths",
 ]
@@ -65,6 +66,20 @@ def input_paths(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> tup
     if isinstance(source, StdioSource) and ctx.stdin_path and ctx.stdin_path != "-":
         return (ctx.stdin_path,)
     return ()
+
+
+def check_inputs(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> None:
+    """Raise :class:`InputPathError` (one line) for the first input of ``spec`` that cannot be
+    read: a ``file`` source of JSON lines may name a file, a folder or a glob (see
+    :class:`FileSource`), every other input one file."""
+    source = build_source(spec)
+    for path in input_paths(spec, ctx, files):
+        if isinstance(source, FileSource) and source.lines:
+            from ..job_io import check_paths
+
+            check_paths([path])
+        else:
+            check_readable(path)
 
 
 def build_sink(spec: ConnectorSpec) -> Any:

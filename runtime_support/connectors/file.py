@@ -3,7 +3,10 @@
 
 Source: a Spark text read of ``path``. With the ``separate`` preprocessor each separator-ended
 line is one chunk (``lineSep``), otherwise the whole file is one chunk; chunks then go through the
-codec (``json``: blank chunks yield no event; ``string``/``binary``: the text as a string).
+codec (``json``: blank chunks yield no event; ``string``/``binary``: the text as a string). JSON
+lines (``json`` codec, newline separator) are read as the job's ``-i`` reads them: ``path`` may
+also be a folder or a glob (an extension: Tremor reads one file), ``.gz``/``.bz2`` are
+decompressed, and ``seq`` is the exact position (path order, then line).
 
 Sink, by default (:class:`FileSink`): Spark's text writer makes ``path`` a folder of part files;
 each event is encoded by the codec on the executors and followed by the ``separate``
@@ -67,9 +70,22 @@ class FileSource:
         self.codec = codec_from(spec.params.get("codec"))
         self.framing = framing_from(spec.params.get("preprocessors"))
 
+    @property
+    def lines(self) -> bool:
+        """JSON lines (``json`` codec, ``separate`` at newlines): ``path`` may then be a file, a
+        folder or a glob, read as the job's ``-i`` reads (:func:`runtime_support.job_io.
+        read_files`: compressed files too, exact order by path then line)."""
+        return self.codec.name == "json" and self.framing.separator == "\n"
+
     def read(self, spark: Any, ctx: RunContext) -> Any:
         from pyspark.sql import functions as F
 
+        origin = encode_origin("tremor-file", hostname(), None, [self.path])
+        if self.lines:
+            from ..job_io import read_files
+
+            # Blank lines yield no event either way (the json codec's rule).
+            return with_origin(read_files(spark, [spark_path(self.path)], ctx.ingest_ns), origin)
         reader = spark.read
         if self.framing.separator is None:
             reader = reader.option("wholetext", "true")
@@ -93,7 +109,7 @@ class FileSource:
         base = 0 if ctx.ingest_ns == "index" else ctx.start_ns
         df = df.select("seq", "value", (F.col("seq") + F.lit(base)).alias("ingest_ns"))
         # Tremor's file source: tremor-file://<hostname>/<path as configured> (one segment).
-        return with_origin(df, encode_origin("tremor-file", hostname(), None, [self.path]))
+        return with_origin(df, origin)
 
 
 def _mode(spec: ConnectorSpec) -> str:
