@@ -40,10 +40,15 @@ class Connector:
 
     @property
     def scope(self) -> StateScope:
-        """A sink writes (or stops the run) in emission order; a source reads independently."""
-        if "in" in self.ports:
-            return Global(reason="writes in emission order")
-        return Stateless()
+        """A source reads independently; so does a sink that drops its events (``null``) or
+        writes part files (``file``, each part in emission order); any other sink writes (or
+        stops the run) in the whole emission order."""
+        if "in" not in self.ports or self.kind == "null":
+            return Stateless()
+        config = self.params.get("config", {})
+        if self.kind == "file" and not (isinstance(config, dict) and config.get("single_file")):
+            return Stateless()
+        return Global(reason="writes in emission order")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
