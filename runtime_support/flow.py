@@ -12,6 +12,7 @@ events are not delivered).
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ from .connectors import (
 from .job import (
     add_flush_option,
     add_ingest_ns_option,
+    add_remote_option,
     add_verbose_option,
     input_error,
     job_session,
@@ -116,6 +118,12 @@ def run_flow(
     return 0
 
 
+def server_files(args: argparse.Namespace) -> bool:
+    """File connectors' paths are read by Spark elsewhere (spark-submit or a Spark Connect
+    server): they are not checked here."""
+    return under_spark_submit() or bool(args.remote or os.environ.get("SPARK_REMOTE"))
+
+
 def flow_main(
     flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
@@ -130,6 +138,7 @@ def flow_main(
     add_ingest_ns_option(parser)
     add_flush_option(parser)
     add_verbose_option(parser)
+    add_remote_option(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),
@@ -139,9 +148,9 @@ def flow_main(
     )
     try:
         for spec in flow.connectors:
-            for path in input_paths(spec, ctx, files=not under_spark_submit()):
+            for path in input_paths(spec, ctx, files=not server_files(args)):
                 check_readable(path)
-        spark = job_session(args.verbose)
+        spark = job_session(args.verbose, remote=args.remote)
         return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except InputPathError as err:
         return input_error(err)
