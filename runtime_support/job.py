@@ -27,7 +27,14 @@ from typing import Any
 from .connectors.base import InputPathError, check_readable
 from .job_io import absolute, check_paths, read_files, write_ports
 from .progress import Progress
-from .session import get_session, keep_log, set_log_level, spark_log, under_spark_submit
+from .session import (
+    get_session,
+    is_connect,
+    keep_log,
+    set_log_level,
+    spark_log,
+    under_spark_submit,
+)
 from .spark_exec import ordered_union
 
 RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
@@ -128,10 +135,12 @@ def spark_conf(args: argparse.Namespace) -> dict[str, str]:
     return conf
 
 
-def show_conf(spark, conf: dict[str, str]) -> None:
-    """``key=value`` lines on stdout: the master, then each property given, as the session
-    has it."""
+def show_conf(spark, conf: dict[str, str], remote: str | None = None) -> None:
+    """``key=value`` lines on stdout: the master (and the Spark Connect server the session is a
+    client of), then each property given, as the session has it."""
     print(f"spark.master={spark.conf.get('spark.master')}")
+    if remote is not None and is_connect(spark):
+        print(f"spark.remote={remote}")
     for key in sorted(conf):
         print(f"{key}={spark.conf.get(key, None)}")
 
@@ -167,11 +176,14 @@ def job_session(
     return spark
 
 
-def remote_run(args: argparse.Namespace) -> bool:
-    """The job runs on a Spark Connect server (``--remote`` or ``SPARK_REMOTE``)."""
+def remote_url(args: argparse.Namespace) -> str | None:
+    """The Spark Connect server the job runs on: ``--remote``, else ``SPARK_REMOTE`` when no
+    ``--master`` is given; None under spark-submit (its session wins)."""
     if under_spark_submit():
-        return False
-    return bool(args.remote or (args.master is None and os.environ.get("SPARK_REMOTE")))
+        return None
+    if args.remote or args.master is not None:
+        return args.remote
+    return os.environ.get("SPARK_REMOTE") or None
 
 
 def input_error(err: InputPathError) -> int:
@@ -220,14 +232,14 @@ def run_job_cli(
     paths = [path for path in args.input or [] if path != "-"]
     if paths and len(paths) != len(args.input):
         parser.error("-i -: stdin can not be read together with files")
-    remote = remote_run(args)
+    remote = remote_url(args)
     if remote:  # the server resolves paths: a relative one means the client's folder
         paths, args.output = [absolute(p) for p in paths], args.output and absolute(args.output)
     try:
-        check_paths(paths, local=not remote)
-        spark = job_session(args.verbose, args.master, conf, args.remote)
+        check_paths(paths, local=remote is None)
+        spark = job_session(args.verbose, args.master, conf, args.remote or remote)
         if args.show_conf:
-            show_conf(spark, conf)
+            show_conf(spark, conf, remote)
             return 0
         if paths:
             events = read_files(spark, paths, args.ingest_ns)
