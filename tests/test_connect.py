@@ -320,3 +320,24 @@ def test_runtime_zip_is_the_package_and_deterministic(tmp_path: Path) -> None:
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     )
     assert names == expected
+
+
+@needs_client
+@pytest.mark.spark
+def test_file_flow_on_connect_matches_local(server: str, tmp_path: Path):
+    """A .troy flow's file source is read by the server (its relative path made absolute against
+    the client's folder); its file sink is written by the client, as the local run's."""
+    job = tmp_path / "flow.py"
+    built = CliRunner().invoke(
+        cli, ["build", str(ROOT / "examples/file_flow/flow.troy"), "-o", str(job)]
+    )
+    assert built.exit_code == 0, built.output
+    outputs = []
+    for run, extra in (("remote", ["--remote", server]), ("local", [])):
+        folder = tmp_path / run / "examples" / "file_flow"
+        folder.mkdir(parents=True)
+        (folder / "in.json").write_bytes((ROOT / "examples/file_flow/in.json").read_bytes())
+        _run(job, "--ingest-ns", "index", *extra, cwd=tmp_path / run)
+        outputs.append((tmp_path / run / "out.json").read_text())
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0].splitlines()) >= 2

@@ -10,6 +10,7 @@ Sink: values are collected in emission order, encoded, framed by the post-proces
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..codecs import codec_from, framing_from
@@ -49,8 +50,9 @@ class FileSource:
             reader = reader.option("wholetext", "true")
         elif self.framing.separator != "\n":
             reader = reader.option("lineSep", self.framing.separator)
-        try:
-            df = reader.text(self.path)
+        try:  # absolute: a Spark Connect server's folder is not this one; schema: it is lazy
+            df = reader.text(self.path if "://" in self.path else os.path.abspath(self.path))
+            df.schema  # noqa: B018 - analysing the plan now is the point
         except Exception as err:  # noqa: BLE001 - Spark's AnalysisException, by its error class
             if "PATH_NOT_FOUND" not in str(err):
                 raise
