@@ -134,7 +134,8 @@ class ClassicStages:
 
 
 class ConnectStages:
-    """Stages of a Spark Connect session's operations, as the server last reported them."""
+    """Stages of a Spark Connect session's operations, as the server last reported them: a stage
+    not yet reported done counts as running (Connect does not tell pending from running)."""
 
     def __init__(self, spark: Any) -> None:
         self.spark = spark
@@ -147,7 +148,11 @@ class ConnectStages:
         with self.lock:
             for info in stages or ():
                 key = (operation_id, info.stage_id)
-                finished = done or info.done
+                complete = info.num_completed_tasks == info.num_tasks
+                if done and not complete:  # skipped (its output was reused): not shown
+                    self.latest.pop(key, None)
+                    continue
+                finished = info.done or (done and complete)
                 self.latest[key] = (key, info.num_completed_tasks, info.num_tasks, finished)
 
     def poll(self) -> list[Stage]:

@@ -341,3 +341,50 @@ def test_file_flow_on_connect_matches_local(server: str, tmp_path: Path):
         outputs.append((tmp_path / run / "out.json").read_text())
     assert outputs[0] == outputs[1]
     assert len(outputs[0].splitlines()) >= 2
+
+
+@needs_client
+@pytest.mark.spark
+def test_progress_on_a_terminal_from_connect_reports(server: str, tmp_path: Path):
+    """No status tracker under Connect: the status line follows the server's progress reports."""
+    import pty
+    import threading
+
+    job = _job(tmp_path, KEYED)
+    lines = [json.dumps({"k": key, "v": value}) for key, value in EVENTS]
+    (tmp_path / "in.json").write_text("\n".join(lines) + "\n")
+    controller, terminal = pty.openpty()
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        result = subprocess.run(
+            [sys.executable, str(job), "-i", "in.json", "-o", "out", "--remote", server],
+            env=_client_env(),
+            cwd=tmp_path,
+            stderr=terminal,
+            timeout=300,
+        )
+    finally:
+        os.close(terminal)
+    reader.join(timeout=30)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert result.returncode == 0, shown
+    status = shown.replace("\x1b[K", "").replace("\r", "\n").splitlines()
+    status = [line for line in status if line.startswith("tremorc: ")]
+    assert status, shown
+    done = status[-1].split(" stages done, ")
+    assert int(done[0].removeprefix("tremorc: ")) >= 1, shown
+    assert done[1].startswith("3 events written in "), shown
+    assert "Traceback" not in shown
