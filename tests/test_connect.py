@@ -236,13 +236,17 @@ def test_keyed_windowed_job_on_connect_matches_local_and_hand(server: str, tmp_p
     job = _job(tmp_path, KEYED)
     lines = [json.dumps({"k": key, "v": value}) for key, value in EVENTS]
     (tmp_path / "in.json").write_text("\n".join(lines) + "\n")
-    common = ["-i", "in.json", "--ingest-ns", "index"]
+    common = ["-i", "in.json", "--ingest-ns", "index", "--partitions", "2"]
     remote = _run(job, *common, "--remote", server, "-o", "remote", cwd=tmp_path)
     assert remote.stderr == ""
     _run(job, *common, "-o", "local", cwd=tmp_path)
-    for port in ("out", "err", "error_log"):
-        assert _port_lines(tmp_path / "remote" / port) == _port_lines(tmp_path / "local" / port)
-    assert [json.loads(line) for line in _port_lines(tmp_path / "remote" / "out")] == EXPECTED
+    for port in ("err", "error_log"):
+        assert _port_lines(tmp_path / "remote" / port) == []
+        assert _port_lines(tmp_path / "local" / port) == []
+    # part files keep each key's order (a keyed stage is hash-partitioned by its key)
+    hand = _by_key([json.dumps(event) for event in EXPECTED])
+    assert _by_key(_port_lines(tmp_path / "remote" / "out")) == hand
+    assert _by_key(_port_lines(tmp_path / "local" / "out")) == hand
     # stdout is the whole output in emission order; SPARK_REMOTE stands in for --remote
     shown = _run(job, *common, cwd=tmp_path, env={**_client_env(), "SPARK_REMOTE": server})
     assert [json.loads(line) for line in shown.stdout.splitlines()] == EXPECTED
