@@ -9,7 +9,6 @@ each followed by a blank line, in source order); warnings never change the exit 
 from __future__ import annotations
 
 import sys
-import zipfile
 from pathlib import Path
 
 import click
@@ -77,8 +76,17 @@ def build(file: Path, output: Path | None) -> None:
 )
 @click.option("--ingest-ns", type=click.Choice(["index", "wallclock"]), default="wallclock")
 @click.option("-v", "--verbose", is_flag=True, help="show Spark's own output on stderr")
-def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str, verbose: bool) -> None:
-    """Build FILE and run it on the embedded local Spark, like `tremor run`."""
+@click.option("--remote", metavar="sc://HOST:PORT", help="run on this Spark Connect server")
+def run(
+    file: Path,
+    infile: str | None,
+    outfile: str | None,
+    ingest_ns: str,
+    verbose: bool,
+    remote: str | None,
+) -> None:
+    """Build FILE and run it on the embedded local Spark (or a Spark Connect server), like
+    `tremor run`."""
     try:
         compiled = compile_path(file)
     except CompileError as err:
@@ -95,6 +103,8 @@ def run(file: Path, infile: str | None, outfile: str | None, ingest_ns: str, ver
         argv += ["-o", outfile]
     if verbose:
         argv.append("--verbose")
+    if remote:
+        argv += ["--remote", remote]
     sys.exit(module.main(argv))
 
 
@@ -207,13 +217,9 @@ def dbg_lowering(file: Path) -> None:
 @click.option("-o", "--output", type=click.Path(path_type=Path), default="runtime_support.zip")
 def bundle(output: Path) -> None:
     """Zip the runtime_support package for `spark-submit --py-files`."""
-    import runtime_support
+    from runtime_support.artifacts import runtime_zip
 
-    root = Path(runtime_support.__file__).parent
-    with zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                archive.write(path, Path("runtime_support") / path.relative_to(root))
+    runtime_zip(output)
     click.echo(str(output))
 
 

@@ -15,6 +15,7 @@ position is computed once (one aggregate) and every sink gets only the events be
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -160,6 +161,12 @@ def run_flow(
     return 0
 
 
+def server_files(args: argparse.Namespace) -> bool:
+    """File connectors' paths are read by Spark elsewhere (spark-submit or a Spark Connect
+    server): they are not checked here."""
+    return under_spark_submit() or bool(args.remote or os.environ.get("SPARK_REMOTE"))
+
+
 def flow_main(
     flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
 ) -> int:
@@ -185,11 +192,11 @@ def flow_main(
     )
     try:
         for spec in flow.connectors:
-            check_inputs(spec, ctx, files=not under_spark_submit())
+            check_inputs(spec, ctx, files=not server_files(args))
         conf = spark_conf(args)
-        spark = job_session(args.verbose, args.master, conf)
+        spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         if args.show_conf:
-            show_conf(spark, conf)
+            show_conf(spark, conf, args.remote)
             return 0
         return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except InputPathError as err:

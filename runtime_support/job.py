@@ -1,12 +1,14 @@
 """Command line of a generated job:
 ``python job.py [-i PATH...] [-o DIR] [--ingest-ns MODE] [--no-flush] [--verbose]``
-``[--master URL] [--conf KEY=VALUE]... [--partitions N] [--show-conf]``.
+``[--master URL | --remote sc://HOST:PORT] [--conf KEY=VALUE]... [--partitions N] [--show-conf]``.
 
 Reads JSON lines with Spark's reader from ``-i`` (:mod:`runtime_support.job_io`; default stdin,
-through the driver: for small runs), runs the job's ``run_pipeline`` on the embedded local Spark (or
-the cluster ``spark-submit`` configured) and writes each output port's events with Spark's writer
-to ``DIR/<port>/`` (``-o``), or every emitted event, all ports, in Tremor's emission order as JSON
-lines to stdout (through the driver: for small runs) — what ``tremor run`` prints.
+through the driver: for small runs), runs the job's ``run_pipeline`` on the embedded local Spark
+(or the cluster ``spark-submit`` configured, or the Spark Connect server of ``--remote``, whose
+file system then holds the ``-i`` and ``-o`` paths) and writes each output port's events with
+Spark's writer to ``DIR/<port>/`` (``-o``), or every emitted event, all ports, in Tremor's
+emission order as JSON lines to stdout (through the driver: for small runs) — what ``tremor run``
+prints.
 
 As a user runs it: an input that cannot be read is one line on stderr naming it, exit code 2;
 Spark's own output stays off stderr unless ``--verbose``; on a terminal a status line shows the
@@ -16,15 +18,23 @@ progress (:mod:`runtime_support.progress`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from .connectors.base import InputPathError, check_readable
-from .job_io import check_paths, read_files, write_ports
+from .job_io import absolute, check_paths, read_files, write_ports
 from .progress import Progress
-from .session import get_session, keep_log, spark_log
+from .session import (
+    get_session,
+    is_connect,
+    keep_log,
+    set_log_level,
+    spark_log,
+    under_spark_submit,
+)
 from .spark_exec import ordered_union
 
 RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
@@ -79,9 +89,12 @@ def add_verbose_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_spark_options(parser: argparse.ArgumentParser) -> None:
-    """``--master``, ``--conf KEY=VALUE`` (repeatable), ``--partitions N`` and ``--show-conf``."""
+    """``--master`` or ``--remote``, ``--conf KEY=VALUE`` (repeatable), ``--partitions N`` and
+    ``--show-conf``."""
     group = parser.add_argument_group("Spark (under spark-submit, the launcher's options win)")
-    group.add_argument("--master", help="Spark master URL of the embedded session (local[2])")
+    where = group.add_mutually_exclusive_group()
+    where.add_argument("--master", help="Spark master URL of the embedded session (local[2])")
+    add_remote_option(where)
     group.add_argument(
         "--conf",
         action="append",
@@ -103,6 +116,17 @@ def add_spark_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_remote_option(parser: Any) -> None:
+    """``--remote sc://HOST:PORT``: run on a Spark Connect server (``SPARK_REMOTE`` when
+    neither it nor ``--master`` is given)."""
+    parser.add_argument(
+        "--remote",
+        metavar="sc://HOST:PORT",
+        help="run on this Spark Connect server (default: $SPARK_REMOTE if set); -i/-o paths "
+        "are then the server's",
+    )
+
+
 def spark_conf(args: argparse.Namespace) -> dict[str, str]:
     """The Spark properties the command line asks for (``--partitions`` over ``--conf``)."""
     conf = dict(args.conf)
@@ -111,10 +135,12 @@ def spark_conf(args: argparse.Namespace) -> dict[str, str]:
     return conf
 
 
-def show_conf(spark, conf: dict[str, str]) -> None:
-    """``key=value`` lines on stdout: the master, then each property given, as the session
-    has it."""
+def show_conf(spark, conf: dict[str, str], remote: str | None = None) -> None:
+    """``key=value`` lines on stdout: the master (and the Spark Connect server the session is a
+    client of), then each property given, as the session has it."""
     print(f"spark.master={spark.conf.get('spark.master')}")
+    if remote is not None and is_connect(spark):
+        print(f"spark.remote={remote}")
     for key in sorted(conf):
         print(f"{key}={spark.conf.get(key, None)}")
 
@@ -136,13 +162,28 @@ def _positive(text: str) -> int:
     return number
 
 
-def job_session(verbose: bool, master: str | None = None, conf: dict[str, str] | None = None):
-    """The job's SparkSession (``master``/``conf`` as :func:`get_session`): quiet (the JVM's
-    stderr goes to a log file) unless ``verbose``."""
-    spark = get_session(quiet=not verbose, master=master, conf=conf)
+def job_session(
+    verbose: bool,
+    master: str | None = None,
+    conf: dict[str, str] | None = None,
+    remote: str | None = None,
+):
+    """The job's SparkSession (``master``/``conf``/``remote`` as :func:`get_session`): quiet
+    (the JVM's stderr goes to a log file) unless ``verbose``."""
+    spark = get_session(quiet=not verbose, master=master, conf=conf, remote=remote)
     if verbose:
-        spark.sparkContext.setLogLevel("WARN")
+        set_log_level(spark, "WARN")
     return spark
+
+
+def remote_url(args: argparse.Namespace) -> str | None:
+    """The Spark Connect server the job runs on: ``--remote``, else ``SPARK_REMOTE`` when no
+    ``--master`` is given; None under spark-submit (its session wins)."""
+    if under_spark_submit():
+        return None
+    if args.remote or args.master is not None:
+        return args.remote
+    return os.environ.get("SPARK_REMOTE") or None
 
 
 def input_error(err: InputPathError) -> int:
@@ -191,11 +232,14 @@ def run_job_cli(
     paths = [path for path in args.input or [] if path != "-"]
     if paths and len(paths) != len(args.input):
         parser.error("-i -: stdin can not be read together with files")
+    remote = remote_url(args)
+    if remote:  # the server resolves paths: a relative one means the client's folder
+        paths, args.output = [absolute(p) for p in paths], args.output and absolute(args.output)
     try:
-        check_paths(paths)
-        spark = job_session(args.verbose, args.master, conf)
+        check_paths(paths, local=remote is None)
+        spark = job_session(args.verbose, args.master, conf, args.remote or remote)
         if args.show_conf:
-            show_conf(spark, conf)
+            show_conf(spark, conf, remote)
             return 0
         if paths:
             events = read_files(spark, paths, args.ingest_ns)

@@ -27,16 +27,24 @@ from typing import Any
 
 from .connectors.base import InputPathError
 
-__all__ = ["check_paths", "read_files", "write_ports"]
+__all__ = ["absolute", "check_paths", "read_files", "write_ports"]
 
 _GLOB = frozenset("*?[{")
 
 
-def check_paths(paths: list[str]) -> None:
+def absolute(path: str) -> str:
+    """``path`` made absolute against this process's folder (a URL such as ``hdfs://…`` as it
+    is): what a Spark Connect server, whose folder is its own, must be given."""
+    return path if "://" in path else os.path.abspath(path)
+
+
+def check_paths(paths: list[str], local: bool = True) -> None:
     """Raise :class:`InputPathError` for the first local path that cannot be read (a glob that
-    matches nothing, a missing or unreadable file); URLs such as ``hdfs://…`` are left to Spark."""
+    matches nothing, a missing or unreadable file); URLs such as ``hdfs://…`` are left to Spark,
+    and so is every path when not ``local`` (a Spark Connect server's: :func:`read_files` says
+    which one the server can not find)."""
     for path in paths:
-        if "://" in path:
+        if "://" in path or not local:
             continue
         shown = path if path.isprintable() else repr(path)
         if _GLOB & set(path):
@@ -72,7 +80,9 @@ def read_files(spark: Any, paths: list[str], ingest_ns: str):
     split = ["arg", "file", "block"]
     lines = _lines(spark, paths).withColumn("row", F.monotonically_increasing_id())
     splits = lines.groupBy(*split).agg(F.min("row").alias("first"), F.count("*").alias("n"))
-    before = Window.orderBy(*split).rowsBetween(Window.unboundedPreceding, -1)
+    # One row per split, all in one window partition on purpose (a constant key: Spark Connect's
+    # client warns on stderr of a window with none).
+    before = Window.partitionBy(F.lit(0)).orderBy(*split).rowsBetween(Window.unboundedPreceding, -1)
     offsets = splits.select(
         *split, (F.coalesce(F.sum("n").over(before), F.lit(0)) - F.col("first")).alias("delta")
     )
@@ -88,7 +98,7 @@ def _lines(spark: Any, paths: list[str]):
     from pyspark.sql import functions as F
 
     frames = [
-        spark.read.text(path).select(
+        _read_text(spark, path).select(
             F.lit(index).alias("arg"),
             F.col("_metadata.file_path").alias("file"),
             F.col("_metadata.file_block_start").alias("block"),
@@ -100,6 +110,22 @@ def _lines(spark: Any, paths: list[str]):
     for frame in frames[1:]:
         lines = lines.unionByName(frame)
     return lines.filter(~F.col("value").rlike(r"^\s*$"))
+
+
+def _read_text(spark: Any, path: str):
+    """``spark.read.text(path)``, analysed now (a Spark Connect client is lazy) so a path Spark
+    can not find is an :class:`InputPathError`."""
+    from pyspark.errors import AnalysisException
+
+    try:
+        frame = spark.read.text(path)
+        frame.schema  # noqa: B018 - analysing the plan is the point
+    except AnalysisException as err:
+        if err.getCondition() != "PATH_NOT_FOUND":
+            raise
+        shown = path if path.isprintable() else repr(path)
+        raise InputPathError(f"can not read {shown}: Spark found no such path") from None
+    return frame
 
 
 def write_ports(outputs: dict[str, Any], folder: str, progress: Any) -> None:

@@ -1,10 +1,18 @@
-"""The embedded local SparkSession used by ``python job.py`` and ``tremorc test``.
+"""The SparkSession of ``python job.py`` and ``tremorc test``: embedded local, the launcher's
+under ``spark-submit``, or a Spark Connect server's (``remote``).
 
 Under ``spark-submit`` the launcher's options win: a ``master`` the job asks for is ignored, a
 ``conf`` key the launcher (or Spark's defaults) already set keeps its value, and one read only at
 start-up can not be added (each said in one stderr line); other job ``conf`` keys are set.
 Outside it, ``master`` (default ``local[2]``) and ``conf`` (over the embedded defaults) configure
 the embedded session.
+
+Spark Connect (``remote`` = ``sc://HOST:PORT``, or the ``SPARK_REMOTE`` environment variable when
+neither ``remote`` nor ``master`` is given): the session is a Connect client; the package's zip
+is added with ``addArtifacts`` so the server's Python workers import this ``runtime_support``;
+each ``conf`` key is set on the session, or said ignored when the server reads it only at
+start-up. Under spark-submit ``remote`` is ignored (said), as ``master`` is. Nothing here or in
+a job uses ``SparkContext`` or the RDD API except :func:`set_log_level`'s guarded classic path.
 
 Quiet mode (a job run without ``--verbose``): the JVM is started with its stderr going to a log
 file (:data:`SPARK_LOG`, removed when the job ends without error), so its banner, warnings and
@@ -20,10 +28,13 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.resources import files
+from typing import Any
 
 __all__ = [
     "get_session",
+    "is_connect",
     "keep_log",
+    "set_log_level",
     "spark_log",
     "under_spark_submit",
 ]
@@ -43,10 +54,12 @@ def get_session(
     quiet: bool = False,
     master: str | None = None,
     conf: dict[str, str] | None = None,
+    remote: str | None = None,
 ):  # -> SparkSession (lazy import keeps start-up cheap)
-    """Return the active SparkSession, creating one when there is none: embedded on ``master``
-    (default ``local[2]``) with ``conf`` over the local defaults (with ``quiet``, its JVM writes
-    to a log file instead of stderr), or the launcher's under spark-submit (see the module doc).
+    """Return the active SparkSession, creating one when there is none: a Spark Connect client
+    of ``remote``, embedded on ``master`` (default ``local[2]``) with ``conf`` over the local
+    defaults (with ``quiet``, its JVM writes to a log file instead of stderr), or the launcher's
+    under spark-submit (see the module doc).
 
     Python workers are pinned to this interpreter so they see the same pyarrow/orjson.
     """
@@ -58,7 +71,12 @@ def get_session(
     if active is not None:
         return active
     if under_spark_submit():
-        return _submitted_session(master, conf or {})
+        return _submitted_session(master, conf or {}, remote)
+    if remote is None and master is None:
+        remote = os.environ.get("SPARK_REMOTE") or None
+    os.environ.pop("SPARK_REMOTE", None)  # pyspark refuses a master while it is set
+    if remote is not None:
+        return _remote_session(app_name, remote, conf or {})
     builder = SparkSession.builder.appName(app_name)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = builder.master(master or "local[2]")
@@ -74,11 +92,28 @@ def get_session(
             spark = builder.getOrCreate()
     else:
         spark = builder.getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    set_log_level(spark, "ERROR")
     return spark
 
 
-def _submitted_session(master: str | None, conf: dict[str, str]):
+def _remote_session(app_name: str, url: str, conf: dict[str, str]):
+    """A Spark Connect client of ``url`` with the runtime shipped and ``conf`` set where the
+    server lets a session set it (otherwise said, one line per key)."""
+    from pyspark.sql import SparkSession
+
+    from .artifacts import ship_runtime
+
+    spark = SparkSession.builder.remote(url).appName(app_name).getOrCreate()
+    ship_runtime(spark)
+    for key, value in conf.items():
+        if spark.conf.isModifiable(key):
+            spark.conf.set(key, value)
+        else:
+            _say(f"--conf {key} ignored: the Spark Connect server reads it at start-up")
+    return spark
+
+
+def _submitted_session(master: str | None, conf: dict[str, str], remote: str | None = None):
     """The launcher's session, plus the job's ``conf`` keys it did not set that can be set at
     run time; each option not applied is said on stderr in one line."""
     from pyspark.sql import SparkSession
@@ -86,6 +121,8 @@ def _submitted_session(master: str | None, conf: dict[str, str]):
     spark = SparkSession.builder.getOrCreate()
     if master is not None:
         _say(f"--master {master} ignored: spark-submit's master is used")
+    if remote is not None:
+        _say(f"--remote {remote} ignored: spark-submit's session is used")
     for key, value in conf.items():
         if spark.conf.get(key, None) is not None:
             _say(f"--conf {key} ignored: spark-submit set it")
@@ -94,6 +131,19 @@ def _submitted_session(master: str | None, conf: dict[str, str]):
         else:
             _say(f"--conf {key} ignored: give it to spark-submit (it is read at start-up)")
     return spark
+
+
+def is_connect(spark: Any) -> bool:
+    """The session is a Spark Connect client (it has no SparkContext)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def set_log_level(spark: Any, level: str) -> None:
+    """The driver's log level, classic sessions only: under Spark Connect the server's log
+    level is the server's business, and the client has no SparkContext to set it on."""
+    if is_connect(spark):
+        return
+    spark.sparkContext.setLogLevel(level)  # classic-only
 
 
 def _say(line: str) -> None:

@@ -91,8 +91,9 @@ class FileSource:
             reader = reader.option("wholetext", "true")
         elif self.framing.separator != "\n":
             reader = reader.option("lineSep", self.framing.separator)
-        try:
+        try:  # schema: the read is lazy, analysing the plan now is the point
             df = reader.text(spark_path(self.path))
+            df.schema  # noqa: B018 - see the comment above
         except Exception as err:  # noqa: BLE001 - Spark's AnalysisException, by its error class
             if "PATH_NOT_FOUND" not in str(err):
                 raise
