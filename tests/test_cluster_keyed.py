@@ -108,6 +108,7 @@ def submit(cluster: Cluster, folder: Path, inputs: Path) -> Path:
         "spark.executor.memory": "512m",
         "spark.cores.max": "2",
         "spark.scheduler.minRegisteredResourcesRatio": "1.0",
+        "spark.scheduler.maxRegisteredResourcesWaitingTime": "120s",
         # Both executors are on 127.0.0.1: no reason to wait for the one holding a block.
         "spark.locality.wait": "0s",
     }

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,7 +100,7 @@ def run_job(folder: Path, name: str, program: str, inputs: Path, *options: str) 
         "spark.eventLog.dir": (folder / "eventlog").as_uri(),
         "spark.eventLog.compress": "false",
     }
-    command = ["python3", str(job), "-i", str(inputs), "-o", str(folder / "out"), *options]
+    command = [sys.executable, str(job), "-i", str(inputs), "-o", str(folder / "out"), *options]
     command += [arg for key, value in conf.items() for arg in ("--conf", f"{key}={value}")]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
