@@ -46,8 +46,8 @@ _LOCAL_CONF = {
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.driver.memory": "2g",
     # A persisted stage is cached in columnar batches built in memory, this many rows each:
-    # Spark's 10,000 rows of large events (8 KB+) outgrow a small driver's heap.
-    "spark.sql.inMemoryColumnarStorage.batchSize": "1000",
+    # Spark's 10,000 rows (or 1,000) of large events (8 KB+) outgrow a 512m driver's heap.
+    "spark.sql.inMemoryColumnarStorage.batchSize": "100",
 }
 _LOG: list[str] = []  # the quiet JVM's log file, once started
 
