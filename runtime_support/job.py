@@ -264,10 +264,16 @@ def run_job_cli(
 
 
 def _write(rows: Any, progress: Progress) -> None:
-    """Every emitted value, one JSON line each, to stdout (through the driver: small runs)."""
-    for row in rows:
-        progress.add()
-        sys.stdout.write(row.value + "\n")
+    """Every emitted value, one JSON line each, to stdout (through the driver: small runs);
+    a reader that stops early (``| head``) ends the output quietly, as Unix tools do."""
+    try:
+        for row in rows:
+            progress.add()
+            sys.stdout.write(row.value + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's exit flush must not fail again
 
 
 def _name_log() -> None:
