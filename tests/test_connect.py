@@ -27,6 +27,7 @@ from click.testing import CliRunner
 from compiler.cli import cli
 
 from .conftest import ROOT
+from .spark_cluster import free_port, spark_home
 
 CLIENT_PACKAGES = ("grpc", "grpc_status", "google.rpc", "zstandard")
 MISSING = [name for name in CLIENT_PACKAGES if importlib.util.find_spec(name.split(".")[0]) is None]
@@ -101,18 +102,6 @@ print(spark.range(1).select(where("id")).first()[0])
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _spark_home() -> Path:
-    import pyspark
-
-    return Path(pyspark.__file__).parent
-
-
 def _wait_for(port: int, log_dir: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -162,13 +151,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env.update(
         PYTHONPATH=str(site),
         PYSPARK_PYTHON=sys.executable,
-        SPARK_HOME=str(_spark_home()),
+        SPARK_HOME=str(spark_home()),
         SPARK_PID_DIR=str(pid_dir),
         SPARK_LOG_DIR=str(log_dir),
         SPARK_LOCAL_IP="127.0.0.1",
     )
-    port = _free_port()
-    start = [str(_spark_home() / "sbin" / "start-connect-server.sh"), "--master", "local[2]"]
+    port = free_port()
+    start = [str(spark_home() / "sbin" / "start-connect-server.sh"), "--master", "local[2]"]
     start += ["--conf", "spark.connect.grpc.binding.address=127.0.0.1"]
     start += ["--conf", f"spark.connect.grpc.binding.port={port}"]
     started = subprocess.run(start, env=env, cwd=work, capture_output=True, text=True, timeout=120)
