@@ -108,15 +108,21 @@ def _stop(processes: list[subprocess.Popen]) -> None:
             process.wait()
 
 
-def _wait_for_port(port: int, timeout: float) -> None:
+def port_open_within(port: int, timeout: float) -> bool:
+    """Whether something listens on 127.0.0.1:``port`` within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
+                return True
         except OSError:
             time.sleep(0.5)
-    raise TimeoutError(f"nothing listening on {port}")
+    return False
+
+
+def _wait_for_port(port: int, timeout: float) -> None:
+    if not port_open_within(port, timeout):
+        raise TimeoutError(f"nothing listening on {port}")
 
 
 def _wait_for_workers(ui_port: int, count: int, log: Path, timeout: float) -> None:

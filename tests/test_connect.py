@@ -14,7 +14,6 @@ import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from click.testing import CliRunner
 from compiler.cli import cli
 
 from .conftest import ROOT
-from .spark_cluster import free_port, spark_home
+from .spark_cluster import free_port, port_open_within, spark_home
 
 CLIENT_PACKAGES = ("grpc", "grpc_status", "google.rpc", "zstandard")
 MISSING = [name for name in CLIENT_PACKAGES if importlib.util.find_spec(name.split(".")[0]) is None]
@@ -103,13 +102,8 @@ print(spark.range(1).select(where("id")).first()[0])
 
 
 def _wait_for(port: int, log_dir: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.5)
+    if port_open_within(port, timeout):
+        return
     logs = "".join(path.read_text()[-3000:] for path in log_dir.glob("*"))
     raise AssertionError(f"no Spark Connect server on port {port}:\n{logs}")
 
