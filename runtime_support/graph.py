@@ -36,7 +36,6 @@ __all__ = [
     "ScriptOperator",
     "run_events",
     "script_operator",
-    "topological",
 ]
 
 
@@ -132,6 +131,7 @@ Exit = tuple[str, str]
 class Graph:
     """A live instance of a :class:`GraphSpec`; :meth:`push` runs one input event to completion.
 
+    ``order`` is every node, upstream first (the tick order and a stage's node ranks).
     With ``members`` (one Spark stage of the job) only those nodes run: an event sent to any
     other node is returned as an exit ``((node, port), Event)`` in its place in emission order.
     """
@@ -150,9 +150,10 @@ class Graph:
         for src, dst in spec.links:
             self.links.setdefault(src, []).append(dst)
         self.output_set = set(spec.outputs)
+        self.order = _topological(spec)
         self.tick_order = [
             name
-            for name in topological(spec)
+            for name in self.order
             if name in self.ops and callable(getattr(self.ops[name], "tick", None))
         ]
 
@@ -235,7 +236,7 @@ def _unpacked(returns: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Any]]:
     ]
 
 
-def topological(spec: GraphSpec) -> list[str]:
+def _topological(spec: GraphSpec) -> list[str]:
     """Node names, upstream before downstream (Kahn; ties and cycles in declaration order)."""
     names = [*spec.inputs, *(n.name for n in spec.nodes if n.name not in spec.inputs)]
     names += [o for o in spec.outputs if o not in names]

@@ -10,6 +10,7 @@ Errors of where/group/target/having/windows abort the event: they leave on port 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,20 +95,36 @@ class _Group:
         self.frames = frames
 
 
+def _passing_groups(
+    spec: SelectSpec, event: Event, context: Callable[[], EventContext]
+) -> list[list[Any]]:
+    """The front half of a select: ``where``, then every group the event belongs to, in
+    ``group by`` order (``[]``: filtered out); each clause runs with a fresh ``context()``.
+    Raises :class:`RenderedError`."""
+    if spec.where is not None:
+        ok, _ = spec.where.run(event.value, event.meta, None, context())
+        if not _bool(ok, spec.where, "where clause"):
+            return []
+    return group_values(spec.group, event, context())
+
+
+def _failure(err: RenderedError, event: Event) -> Failure:
+    """The select's failure for ``event``: ``{"error": <rendered>, "event": <payload>}``."""
+    error = {"error": err.text, "event": event.value}
+    return Failure(error, event.meta, event.ingest_ns, event.origin_uri)
+
+
 def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] | Failure:
-    """The front half of a select, run before the shuffle of a keyed stage: ``where``, then
-    every ``(key, group)`` the event belongs to, in ``group by`` order (``[]``: filtered out);
+    """:func:`_passing_groups` before the shuffle of a keyed stage, as ``(key, group)`` pairs;
     an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it."""
-    ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
+
+    def context() -> EventContext:
+        return EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
+
     try:
-        if spec.where is not None:
-            ok, _ = spec.where.run(event.value, event.meta, None, ctx)
-            if not _bool(ok, spec.where, "where clause"):
-                return []
-        return [(group[-1], group) for group in group_values(spec.group, event, ctx)]
+        return [(group[-1], group) for group in _passing_groups(spec, event, context)]
     except RenderedError as err:
-        error = {"error": err.text, "event": event.value}
-        return Failure(error, event.meta, event.ingest_ns, event.origin_uri)
+        return _failure(err, event)
 
 
 class SelectOperator(Sink):
@@ -134,11 +151,8 @@ class SelectOperator(Sink):
         try:
             self._process(event)
         except RenderedError as err:
-            error = {"error": err.text, "event": event.value}
-            self._out = []  # Tremor discards the event's partial outputs on error
-            self._out.append(
-                ("error", Failure(error, event.meta, event.ingest_ns, event.origin_uri))
-            )
+            # Tremor discards the event's partial outputs on error
+            self._out = [("error", _failure(err, event))]
         return self._out
 
     def process_keyed(
@@ -149,8 +163,7 @@ class SelectOperator(Sink):
         try:
             self._windowed(event, group, position)
         except RenderedError as err:
-            error = {"error": err.text, "event": event.value}
-            self._out = [("error", Failure(error, event.meta, event.ingest_ns, event.origin_uri))]
+            self._out = [("error", _failure(err, event))]
         return self._out
 
     def tick(self, now: int) -> list[Output]:
@@ -190,11 +203,7 @@ class SelectOperator(Sink):
 
     def _process(self, event: Event) -> None:
         spec = self.spec
-        if spec.where is not None:
-            ok, _ = spec.where.run(event.value, event.meta, None, self._ctx_for(event))
-            if not _bool(ok, spec.where, "where clause"):
-                return
-        for group in group_values(spec.group, event, self._ctx_for(event)):
+        for group in _passing_groups(spec, event, lambda: self._ctx_for(event)):
             if not spec.windows:
                 self._emit_target(event, self._ctx_for(event, group), None)
             else:

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, topological
+from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
 from .jsonio import decode_json, encode_json
 
 __all__ = ["END_SEQ", "ROW_SCHEMA", "StageSpec", "stage_mapper"]
@@ -81,7 +81,7 @@ class _Runner:
         self.graph = Graph(spec, self.stage.members)
         self.home = {m: i for i, s in enumerate(stages) for m in s.members}
         self.keyers = {n.name: n.keyer for n in spec.nodes if n.keyer is not None}
-        self.rank = {name: i for i, name in enumerate(topological(spec))}
+        self.rank = {name: i for i, name in enumerate(self.graph.order)}
         self.seen = False
         self.rows: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
 
