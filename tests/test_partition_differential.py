@@ -25,6 +25,7 @@ from compiler.testing.loader import load_job
 from compiler.testing.runner import ORIGINS, flow_source
 
 from .conftest import CONFORMANCE, ROOT
+from .one_thread import HOSTS, one_thread, synthetic_lines
 
 SPLIT = 4
 CATEGORIES = ("queries/", "flows/")
@@ -34,7 +35,6 @@ LISTED = [
     if line.strip().startswith(CATEGORIES)
 ]
 GOLDEN = sorted((ROOT / "golden" / "query").glob("*/input.trickle"))
-HOSTS = ("alpha", "beta", "gamma")
 
 
 def _golden_lines() -> list[str]:
@@ -103,34 +103,6 @@ def _run(spark: Any, module: Any, inputs: dict[str, Any]) -> list[tuple[str, str
         spark.catalog.clearCache()  # stages may persist their rows; cases must not pile up
 
 
-def _serial(module: Any, streams: dict[str, list[str]], ingest) -> list[tuple[str, str]]:
-    """The job's GRAPH in one thread: events in ``seq`` order (streams interleaved as the
-    flow and query jobs number them), then the end-of-input tick."""
-    from runtime_support.graph import END_OF_INPUT, Event, Graph
-    from runtime_support.jsonio import decode_json, encode_json
-
-    graph = Graph(module.GRAPH)
-    count = len(streams)
-    events = sorted(
-        (i * count + n, stream, line)
-        for n, (stream, lines) in enumerate(streams.items())
-        for i, line in enumerate(lines)
-    )
-    outputs: list[tuple[str, Any]] = []
-    for seq, stream, line in events:
-        try:
-            value = decode_json(line)
-        except ValueError as err:  # the documented `err` event of an undecodable line
-            outputs.append(("err", {"error": f"Invalid JSON input: {err}", "event": line}))
-            continue
-        outputs += graph.push(stream, Event(value, {}, ingest(seq), ORIGIN[0]))
-    outputs += graph.tick(END_OF_INPUT)
-    return [(port, encode_json(value)) for port, value in outputs]
-
-
-ORIGIN: list[Any] = [None]
-
-
 def _differential(spark: Any, job: str, name: str, streams: dict, origin, ingest) -> None:
     module = load_job(job, name)
     count = len(streams)
@@ -138,8 +110,7 @@ def _differential(spark: Any, job: str, name: str, streams: dict, origin, ingest
         stream: _frame(spark, lines, origin, ingest, n, count)
         for n, (stream, lines) in enumerate(streams.items())
     }
-    ORIGIN[0] = origin
-    expected = _serial(module, streams, ingest)
+    expected = one_thread(module.GRAPH, streams, ingest, origin)
     assert _run(spark, module, inputs) == expected
 
 
@@ -161,26 +132,6 @@ def test_golden_query_is_partition_invariant(program: Path, spark: Any) -> None:
 SYNTHETIC = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle")) + sorted(
     (ROOT / "benchmarks" / "scale").glob("*.trickle")
 )
-TAGS = ("red", "green", "blue", "cyan")
-
-
-def _synthetic_lines(count: int = 240) -> list[str]:
-    """Events for the synthetic programs: every field they read, several groups per event
-    (``tags``), uneven key frequencies, and one undecodable line (it goes to ``err``)."""
-    lines = []
-    for i in range(count):
-        tags = [TAGS[(i * k) % len(TAGS)] for k in range(1, 2 + i % 3)]
-        event = {
-            "host": HOSTS[(i * i) % 3],
-            "tags": tags,
-            "aint": (i * 37) % 101,
-            "cls": f"c{i % 4}",
-            "keys": [f"g{(i * 7) % 13}"],
-            "keys10": [f"g{i % 10}"],
-        }
-        lines.append(json.dumps(event))
-    lines.insert(count // 2, "{not json")
-    return lines
 
 
 @pytest.mark.spark
@@ -189,6 +140,6 @@ def test_synthetic_program_is_partition_invariant(program: Path, spark: Any) -> 
     """Several groups per event, keyed then global stages, a keyed operator, tilt frames over
     interval windows (events 5 s apart) and the benchmark pipelines, against one thread."""
     job = compile_source(read_source(program), "query").job
-    lines = _synthetic_lines()
+    lines = synthetic_lines(240)
     streams = {"in": lines}
     _differential(spark, job, program.stem, streams, None, _golden_ingest_ns)

@@ -8,7 +8,6 @@ partitionings than the Spark differential test (tests/test_partition_differentia
 
 from __future__ import annotations
 
-import json
 import zlib
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,9 @@ import pytest
 from compiler.pipeline import compile_source, read_source
 from compiler.testing.cases import classify, input_lines
 from compiler.testing.loader import load_job
-from runtime_support.graph import END_OF_INPUT, Event, Graph
-from runtime_support.jsonio import decode_json, encode_json
 from runtime_support.stages import stage_mapper
 
+from .one_thread import one_thread, synthetic_lines
 from .paths import CONFORMANCE, ROOT
 
 SPLITS = (1, 2, 3, 5)
@@ -32,32 +30,6 @@ PROGRAMS = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle
 QUERIES = sorted(CONFORMANCE.glob("queries/*/*.trickle")) + sorted(
     CONFORMANCE.glob("query_runtime_errors/*/*.trickle")
 )
-
-
-def _lines(count: int) -> list[str]:
-    """Events with every field the synthetic programs read, keys of uneven frequency."""
-    tags = ("red", "green", "blue", "cyan")
-    lines = []
-    for i in range(count):
-        event = {
-            "host": ("alpha", "beta", "gamma")[(i * i) % 3],
-            "tags": [tags[(i * k) % 4] for k in range(1, 2 + i % 3)],
-            "aint": (i * 37) % 101,
-            "cls": f"c{i % 4}",
-            "keys": [f"g{(i * 7) % 13}"],
-            "keys10": [f"g{i % 10}"],
-        }
-        lines.append(json.dumps(event))
-    return lines
-
-
-def _serial(module: Any, lines: list[str], ingest) -> list[tuple[str, str]]:
-    graph = Graph(module.GRAPH)
-    out: list[tuple[str, Any]] = []
-    for seq, line in enumerate(lines):
-        out += graph.push("in", Event(decode_json(line), {}, ingest(seq), None))
-    out += graph.tick(END_OF_INPUT)
-    return [(port, encode_json(value)) for port, value in out]
 
 
 def _batch(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> pa.RecordBatch:
@@ -120,8 +92,9 @@ def test_synthetic_stages_match_one_thread(program: Path, parts: int) -> None:
     def ingest(seq: int) -> int:
         return seq * 5_000_000_000
 
-    lines = _lines(300)
-    assert _staged(module, lines, ingest, parts) == _serial(module, lines, ingest)
+    lines = synthetic_lines(300, bad=False)
+    expected = one_thread(module.GRAPH, {"in": lines}, ingest)
+    assert _staged(module, lines, ingest, parts) == expected
 
 
 @pytest.mark.parametrize("program", QUERIES, ids=lambda p: p.parent.name)
@@ -130,7 +103,7 @@ def test_corpus_query_stages_match_one_thread(program: Path) -> None:
     assert case is not None
     module = load_job(compile_source(read_source(program), "query").job, case.name)
     lines = input_lines(case)
-    expected = _serial(module, lines, lambda seq: seq)
+    expected = one_thread(module.GRAPH, {"in": lines}, lambda seq: seq)
     for parts in SPLITS:
         assert _staged(module, lines, lambda seq: seq, parts) == expected, parts
 
