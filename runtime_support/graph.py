@@ -111,11 +111,6 @@ class GraphSpec:
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...]
     output_ports: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def stateful(self) -> bool:
-        """True when any node keeps state across events (forces one ordered partition)."""
-        return any(node.stateful for node in self.nodes)
-
 
 class Passthrough:
     """Streams, ``in``/``out`` nodes and ``passthrough`` operators: forward on ``out``."""
