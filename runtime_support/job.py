@@ -36,6 +36,7 @@ from .session import (
     under_spark_submit,
 )
 from .spark_exec import ordered_union
+from .streaming import STREAM_CONF, StreamError, add_stream_options, check_args, run_stream
 
 RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
 
@@ -203,9 +204,14 @@ def add_flush_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_job_cli(
-    run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
+    run_pipeline: RunPipeline,
+    *,
+    description: str,
+    argv: list[str] | None = None,
+    graph: tuple[Any, Any] | None = None,
 ) -> int:
-    """Entry point of ``python job.py``; returns the process exit code."""
+    """Entry point of ``python job.py``; returns the process exit code. ``graph``: the job's
+    ``(GRAPH, STAGES)`` (what a streaming checkpoint's state means)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument(
         "-i",
@@ -227,8 +233,11 @@ def run_job_cli(
     add_flush_option(parser)
     add_verbose_option(parser)
     add_spark_options(parser)
+    add_stream_options(parser)
     args = parser.parse_args(argv)
     conf = spark_conf(args)
+    if args.stream:
+        return _stream(run_pipeline, args, conf, graph)
     paths = [path for path in args.input or [] if path != "-"]
     if paths and len(paths) != len(args.input):
         parser.error("-i -: stdin can not be read together with files")
@@ -261,6 +270,28 @@ def run_job_cli(
         _name_log()
         raise
     return 0
+
+
+def _stream(
+    run_pipeline: RunPipeline,
+    args: argparse.Namespace,
+    conf: dict[str, str],
+    graph: tuple[Any, Any] | None,
+) -> int:
+    """``--stream``: the job as a checkpointed streaming query (:mod:`runtime_support.streaming`)."""
+    from .stream_state import state_fingerprint
+
+    try:
+        check_args(args)
+        spark = job_session(args.verbose, args.master, {**STREAM_CONF, **conf}, args.remote)
+        fingerprint = state_fingerprint(*graph) if graph is not None else ""
+        return run_stream(spark, run_pipeline, args, fingerprint)
+    except StreamError as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return USAGE_ERROR
+    except BaseException:
+        _name_log()
+        raise
 
 
 def _write(rows: Any, progress: Progress) -> None:

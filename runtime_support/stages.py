@@ -17,7 +17,13 @@ Order: ``(seq, path)`` is Tremor's emission order. ``path`` extends the path of 
 ran with the index of each output in Tremor's depth-first order (and, into a keyed stage, the
 index of the group), so sorting any stage's input or any port's output by ``(seq, path)``
 restores the order one Tremor thread gives. The end-of-input tick's outputs have ``seq`` =
-:data:`END_SEQ` and ``path`` = ``[rank of the ticking node, *creation position of the group, i]``.
+:data:`END_SEQ` and ``path`` = ``[rank of the ticking node, *creation position of the group, i]``;
+a streaming job's periodic tick's have ``seq`` = :data:`TICK_SEQ` (after the micro-batch's events).
+
+Streaming control: an input event whose ``value`` is null is the end-of-input signal of a
+streaming job (:mod:`runtime_support.streaming`). Every stage passes it on to the stages it feeds
+as a row with ``target`` = :data:`FLUSH_TARGET` at ``(END_SEQ, [FLUSH_RANK])``, after every
+tick output; a stateful stage flushes its state first (:mod:`runtime_support.stream_state`).
 """
 
 from __future__ import annotations
@@ -30,13 +36,26 @@ from typing import Any
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
 from .jsonio import decode_json, encode_json
 
-__all__ = ["END_SEQ", "ROW_SCHEMA", "StageSpec", "stage_mapper"]
+__all__ = [
+    "END_SEQ",
+    "FLUSH_RANK",
+    "FLUSH_TARGET",
+    "ROW_SCHEMA",
+    "TICK_SEQ",
+    "StageSpec",
+    "stage_mapper",
+]
 
 ROW_SCHEMA = (
     "seq long, path array<long>, stage int, target string, key string, event binary, value string"
 )
 END_SEQ = 2**63 - 1
 """``seq`` of what the end-of-input tick emits: after every input event."""
+TICK_SEQ = END_SEQ - 1
+"""``seq`` of what a streaming job's periodic tick emits: after the micro-batch's events."""
+FLUSH_TARGET = "\0\0flush"
+FLUSH_RANK = 2**62
+"""The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
 INVALID_JSON = "Invalid JSON input: {reason}"
 BATCH_ROWS = 4096
 
@@ -82,6 +101,15 @@ class _Runner:
         self.home = {m: i for i, s in enumerate(stages) for m in s.members}
         self.keyers = {n.name: n.keyer for n in spec.nodes if n.keyer is not None}
         self.rank = {name: i for i, name in enumerate(self.graph.order)}
+        members = set(self.stage.members)
+        self.downstream = sorted(
+            {
+                self.home[dst]
+                for (src, _), (dst, _) in spec.links
+                if src in members and dst in self.home
+            }
+            - {index}
+        )
         self.seen = False
         self.rows: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
 
@@ -100,6 +128,9 @@ class _Runner:
         for stream, seq, text, ns, origin in zip(
             cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins, strict=True
         ):
+            if text is None:
+                self.pass_flush()
+                continue
             self.seen = True
             try:
                 value = decode_json(text)
@@ -115,6 +146,9 @@ class _Runner:
         for seq, path, target, payload, value in zip(
             cols["seq"], cols["path"], cols["target"], cols["event"], cols["value"], strict=True
         ):
+            if target == FLUSH_TARGET:
+                self.pass_flush()
+                continue
             self.seen = True
             node, _, port = target.partition("\0")
             if not node:
@@ -136,15 +170,25 @@ class _Runner:
 
     def final_tick(self) -> None:
         """The end-of-input tick of each ticking member, per group where the node has groups."""
+        self.tick(END_OF_INPUT, END_SEQ)
+
+    def tick(self, now: int, seq: int) -> None:
+        """A tick at ``now`` of each ticking member (per group where the node has groups), its
+        outputs at ``seq``."""
         for node in self.graph.tick_order:
             op = self.graph.ops[node]
             rank = self.rank[node]
             if hasattr(op, "tick_keyed") and node in self.keyers:
-                for position, produced in op.tick_keyed(END_OF_INPUT):
-                    self._route(END_SEQ, [rank, *position], self.graph.deliver(node, produced))
+                for position, produced in op.tick_keyed(now):
+                    self._route(seq, [rank, *position], self.graph.deliver(node, produced))
             else:
-                produced = op.tick(END_OF_INPUT)  # type: ignore[attr-defined]
-                self._route(END_SEQ, [rank], self.graph.deliver(node, produced))
+                produced = op.tick(now)  # type: ignore[attr-defined]
+                self._route(seq, [rank], self.graph.deliver(node, produced))
+
+    def pass_flush(self) -> None:
+        """The streaming end-of-input signal, on to every stage this one feeds."""
+        for stage in self.downstream:
+            self._row(END_SEQ, [FLUSH_RANK], stage, FLUSH_TARGET, "", None, None)
 
     # Output -----------------------------------------------------------------------------------
 

@@ -66,5 +66,6 @@ PLAN_IMPORTS = (
     "runtime_support.stages:ROW_SCHEMA",
     "runtime_support.stages:StageSpec",
     "runtime_support.stages:stage_mapper",
+    "runtime_support.stream_state:state_stage",
 )
 NATIVE_IMPORT = "runtime_support.native:apply_native_prefilter"

@@ -142,6 +142,7 @@ def stage_context(plan: Plan, codes: list[StageCode], ports: list[str]) -> dict[
                 "name": f"stage{code.index}",
                 "comment": _comment(code, show_partitioning(part)),
                 "expr": _expr(code),
+                "stream_expr": _stream_expr(code),
                 "persist": code.persist,
             }
         )
@@ -184,6 +185,24 @@ def _expr(code: StageCode) -> str:
         elif code.kind == "single":
             source += '.repartition(1).sortWithinPartitions("seq", "path")'
     return f"{source}.mapInArrow({mapper}, ROW_SCHEMA)"
+
+
+def _stream_expr(code: StageCode) -> str | None:
+    """The stage in a streaming job, where it differs from the batch one: a stateful stage on
+    Spark's state store, the source stage spread over the shards (None: the same)."""
+    if code.kind in ("hash", "single"):
+        if code.reads:
+            source = "events"
+        elif not code.inputs:
+            return None
+        else:
+            parts = [f'stage{i}.filter(F.col("stage") == {code.index})' for i in code.inputs]
+            source = parts[0] + "".join(f".unionByName({p})" for p in parts[1:])
+        return f"state_stage({source}, GRAPH, STAGES, {code.index}, streaming)"
+    if code.reads:
+        mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, False)"
+        return f"events.repartition(streaming.shards).mapInArrow({mapper}, ROW_SCHEMA)"
+    return None
 
 
 def plan_context(

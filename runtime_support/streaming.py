@@ -1,0 +1,285 @@
+"""A job as a checkpointed Structured Streaming query:
+``python job.py --stream --checkpoint DIR -i INPUT_DIR -o OUTPUT_DIR [--trigger …]``.
+
+- **Input**: every file that appears in ``INPUT_DIR`` (JSON lines; Spark's file stream source,
+  oldest first), numbered in arrival order (:class:`~runtime_support.stream_state.Numberer`).
+- **Stages**: the job's own ``run_pipeline`` with ``streaming`` set: stateless stages as in
+  batch, stateful ones on the state store (RocksDB) with ticks as processing-time timers.
+- **Output**: ``OUTPUT_DIR/<port>/part-<batch>-<n>.json``, one folder per port as in batch. Each
+  micro-batch is written to ``_tmp-<batch>`` and moved in under names fixed by the batch id, so a
+  micro-batch replayed after a crash replaces its own files: the output is exactly once.
+- **Checkpoint** ``DIR``: Spark's (``DIR/query``), the end-of-input signals (``DIR/signals``) and
+  ``DIR/tremorc.json``: the shard count and the job's state fingerprint. A rebuilt job restarts
+  from it only with the same fingerprint (its stateful nodes and what their state means).
+
+``--trigger`` ``1s``/``500ms`` (default ``1s``: a micro-batch per second, periodic ticks every
+``--tick``), ``available-now`` (the files there are, then stop; no periodic ticks) or ``once``.
+``--flush`` (with ``available-now``/``once``) ends the stream as batch ends its input: the
+end-of-input tick closes every window after the last file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+from typing import Any
+
+from .stream_state import StreamSettings, numbered_events
+
+__all__ = ["StreamError", "add_stream_options", "run_stream"]
+
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+STREAM_CONF = {"spark.sql.streaming.stateStore.providerClass": ROCKSDB}
+META = "tremorc.json"
+
+
+class StreamError(Exception):
+    """A streaming run that can not start (one line for the user)."""
+
+
+def add_stream_options(parser: argparse.ArgumentParser) -> None:
+    """``--stream`` and its options."""
+    group = parser.add_argument_group("streaming (Structured Streaming, exactly once)")
+    group.add_argument("--stream", action="store_true", help="run as a streaming query")
+    group.add_argument("--checkpoint", metavar="DIR", help="checkpoint folder (required)")
+    group.add_argument(
+        "--trigger",
+        default="1s",
+        help="micro-batch interval (1s, 500ms), available-now or once (default 1s)",
+    )
+    group.add_argument(
+        "--tick", default="100ms", help="periodic tick interval (default 100ms, Tremor's)"
+    )
+    group.add_argument(
+        "--files-per-batch", type=int, metavar="N", help="at most N new files per micro-batch"
+    )
+    group.add_argument(
+        "--flush",
+        action="store_true",
+        help="with available-now/once: end the stream after the input there is (the "
+        "end-of-input tick closes every window, as in batch)",
+    )
+    group.add_argument("--state-ttl", metavar="DURATION", help="forget a key idle this long")
+
+
+def duration_ms(text: str) -> int:
+    """``250ms``, ``1s``, ``2m``, ``1h`` in milliseconds (StreamError otherwise)."""
+    match = re.fullmatch(r"\s*(\d+)\s*(ms|s|m|h)\s*", text)
+    if match is None:
+        raise StreamError(f"can not read the duration {text!r}: expected e.g. 100ms, 1s, 5m, 1h")
+    scale = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000}[match.group(2)]
+    return int(match.group(1)) * scale
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """The streaming options make sense together (StreamError naming what is wrong)."""
+    if not args.checkpoint:
+        raise StreamError("--stream needs --checkpoint DIR")
+    if not args.input or len(args.input) != 1:
+        raise StreamError("--stream reads one folder: -i INPUT_DIR")
+    if not args.output:
+        raise StreamError("--stream writes to a folder: -o OUTPUT_DIR")
+    for path in (args.input[0], args.output, args.checkpoint):
+        if "://" in path and not path.startswith("file://"):
+            raise StreamError(f"--stream runs on local or mounted folders, not {path}")
+    if args.trigger not in ("available-now", "once"):
+        duration_ms(args.trigger)
+        if args.flush:
+            raise StreamError(
+                "--flush ends the stream: use it with --trigger available-now or once"
+            )
+    if not os.path.isdir(args.input[0]):
+        raise StreamError(f"can not read {args.input[0]}: --stream reads a folder")
+
+
+def settings_for(args: argparse.Namespace, spark: Any, fingerprint: str) -> StreamSettings:
+    """The run's settings; the shard count and fingerprint come from the checkpoint when it
+    has them (StreamError when the job does not match it)."""
+    meta_path = os.path.join(args.checkpoint, META)
+    finite = args.trigger in ("available-now", "once")
+    tick_ms = None if finite else duration_ms(args.tick)
+    ttl_ms = duration_ms(args.state_ttl) if args.state_ttl else None
+    if os.path.exists(meta_path):
+        with open(meta_path, encoding="utf-8") as handle:
+            meta = json.load(handle)
+        if meta.get("fingerprint") != fingerprint:
+            raise StreamError(_incompatible(meta.get("state", []), fingerprint))
+        if meta.get("ingest_ns") != args.ingest_ns:
+            raise StreamError(
+                f"the checkpoint numbers events with --ingest-ns {meta.get('ingest_ns')}"
+            )
+        shards = int(meta["shards"])
+    else:
+        shards = args.partitions or int(spark.conf.get("spark.sql.shuffle.partitions"))
+        os.makedirs(args.checkpoint, exist_ok=True)
+        meta = {"fingerprint": fingerprint, "shards": shards, "ingest_ns": args.ingest_ns}
+        with open(meta_path, "w", encoding="utf-8") as handle:
+            json.dump(meta, handle)
+    return StreamSettings(shards=shards, tick_ms=tick_ms, ingest_ns=args.ingest_ns, ttl_ms=ttl_ms)
+
+
+def _incompatible(before: list[str], fingerprint: str) -> str:
+    return (
+        "the checkpoint holds state of a different program: a stateful node, its group key, "
+        "window or stage changed since it was written. Start with a new --checkpoint "
+        "(the old state can not be carried over)"
+    )
+
+
+def input_lines(spark: Any, folder: str, signals: str, files_per_batch: int | None):
+    """The stream of input lines (``mtime, file, block, row, value``) and, from ``signals``,
+    end-of-input signals (``value`` null)."""
+    from pyspark.sql import functions as F
+
+    reader = spark.readStream
+    if files_per_batch:
+        reader = reader.option("maxFilesPerTrigger", files_per_batch)
+    lines = reader.text(folder)
+    lines = lines.select(
+        F.col("_metadata.file_modification_time").cast("long").alias("mtime"),
+        F.col("_metadata.file_path").alias("file"),
+        F.col("_metadata.file_block_start").alias("block"),
+        "value",
+    ).mapInArrow(split_lines, LINES_SCHEMA)
+    ends = spark.readStream.text(signals).select(
+        F.lit(2**62).alias("mtime"),
+        F.col("_metadata.file_path").alias("file"),
+        F.lit(0).cast("long").alias("block"),
+        F.lit(0).cast("long").alias("row"),
+        F.lit(None).cast("string").alias("value"),
+    )
+    return lines.unionByName(ends)
+
+
+LINES_SCHEMA = "mtime long, file string, block long, row long, value string"
+
+
+def split_lines(batches: Any) -> Any:
+    """``row``: each line's number within its file split (a split is read whole, in order, by
+    one task); blank lines are dropped after numbering, as batch skips them."""
+    import pyarrow as pa
+
+    counts: dict[tuple[str, int], int] = {}
+    for batch in batches:
+        cols = batch.to_pydict()
+        out: dict[str, list[Any]] = {"mtime": [], "file": [], "block": [], "row": [], "value": []}
+        for mtime, file, block, value in zip(
+            cols["mtime"], cols["file"], cols["block"], cols["value"], strict=True
+        ):
+            row = counts.get((file, block), 0)
+            counts[(file, block)] = row + 1
+            if value is None or not value.strip():
+                continue
+            for name, item in (("mtime", mtime), ("file", file), ("block", block)):
+                out[name].append(item)
+            out["row"].append(row)
+            out["value"].append(value)
+        yield pa.RecordBatch.from_pydict(out, schema=_lines_arrow())
+
+
+def _lines_arrow() -> Any:
+    import pyarrow as pa
+
+    return pa.schema(
+        [
+            ("mtime", pa.int64()),
+            ("file", pa.string()),
+            ("block", pa.int64()),
+            ("row", pa.int64()),
+            ("value", pa.string()),
+        ]
+    )
+
+
+class PortWriter:
+    """``foreachBatch``: each port's rows of a micro-batch as part files of ``folder/<port>``,
+    each in emission order, named by the batch id (a replay replaces them)."""
+
+    def __init__(self, folder: str, ports: list[str]) -> None:
+        self.folder = folder
+        self.ports = ports
+
+    def __call__(self, frame: Any, batch_id: int) -> None:
+        from pyspark import StorageLevel
+        from pyspark.sql import functions as F
+
+        frame = frame.persist(StorageLevel.MEMORY_AND_DISK)
+        try:
+            for port in self.ports:
+                rows = frame.filter(F.col("port") == port)
+                target = os.path.join(self.folder, port)
+                tmp = os.path.join(target, f"_tmp-{batch_id}")
+                ordered = rows.sortWithinPartitions("seq", "sub").select("value")
+                ordered.write.mode("overwrite").text(tmp)
+                self._commit(target, tmp, batch_id)
+        finally:
+            frame.unpersist()
+
+    @staticmethod
+    def _commit(target: str, tmp: str, batch_id: int) -> None:
+        for old in glob.glob(os.path.join(target, f"part-{batch_id:010d}-*")):
+            os.remove(old)
+        parts = sorted(p for p in os.listdir(tmp) if p.startswith("part-"))
+        for number, name in enumerate(parts):
+            if os.path.getsize(os.path.join(tmp, name)) == 0:
+                continue
+            final = os.path.join(target, f"part-{batch_id:010d}-{number:05d}.json")
+            os.replace(os.path.join(tmp, name), final)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def start_query(spark: Any, run_pipeline: Any, args: argparse.Namespace, settings: StreamSettings):
+    """The streaming query of one run (started)."""
+    from pyspark.sql import functions as F
+
+    signals = os.path.join(args.checkpoint, "signals")
+    os.makedirs(signals, exist_ok=True)
+    lines = input_lines(spark, args.input[0], signals, args.files_per_batch)
+    outputs = run_pipeline(spark, {"in": numbered_events(lines, settings)}, False, settings)
+    ports = sorted(outputs)
+    frames = [outputs[p].withColumn("port", F.lit(p)) for p in ports]
+    union = frames[0]
+    for frame in frames[1:]:
+        union = union.unionByName(frame)
+    writer = (
+        union.writeStream.foreachBatch(PortWriter(args.output, ports))
+        .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
+        .queryName("tremorc")
+    )
+    if args.trigger == "available-now":
+        writer = writer.trigger(availableNow=True)
+    elif args.trigger == "once":
+        writer = writer.trigger(once=True)
+    else:
+        writer = writer.trigger(processingTime=f"{duration_ms(args.trigger)} milliseconds")
+    return writer.start()
+
+
+def send_flush(checkpoint: str) -> None:
+    """One end-of-input signal file for the next micro-batch."""
+    signals = os.path.join(checkpoint, "signals")
+    number = len(os.listdir(signals))
+    path = os.path.join(signals, f"end-{number:08d}.txt")
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write("end\n")
+    os.replace(path + ".tmp", path)
+
+
+def run_stream(spark: Any, run_pipeline: Any, args: argparse.Namespace, fingerprint: str) -> int:
+    """Run the streaming query until it ends (finite triggers) or is stopped (Ctrl-C)."""
+    settings = settings_for(args, spark, fingerprint)
+    query = start_query(spark, run_pipeline, args, settings)
+    try:
+        query.awaitTermination()
+    except KeyboardInterrupt:
+        query.stop()
+        return 130
+    if args.flush:
+        send_flush(args.checkpoint)
+        query = start_query(spark, run_pipeline, args, settings)
+        query.awaitTermination()
+    return 0
