@@ -278,7 +278,7 @@ def _stream(
     conf: dict[str, str],
     graph: tuple[Any, Any] | None,
 ) -> int:
-    """``--stream``: the job as a checkpointed streaming query (:mod:`runtime_support.streaming`)."""
+    """``--stream``: the job as a checkpointed streaming query (see runtime_support.streaming)."""
     from .stream_state import state_fingerprint
 
     try:

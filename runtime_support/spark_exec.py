@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["event_columns", "ordered_union", "port_output"]
+__all__ = ["event_columns", "ordered_union", "port_output", "stream_outputs"]
 
 EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string"
 
@@ -54,3 +54,28 @@ def port_output(stage: Any, port: str):
 
     rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
     return rows.select("value", "seq", F.col("path").alias("sub"))
+
+
+def stream_outputs(ports: dict[str, list[Any]]) -> tuple[Any, list[str]]:
+    """A streaming job's outputs: one DataFrame ``value, seq, sub, port`` reading each stage
+    once (a stage read twice would be two stateful operators), and every port's name."""
+    from pyspark.sql import functions as F
+
+    stages: list[Any] = []
+    for frames in ports.values():
+        for frame in frames:
+            if not any(frame is seen for seen in stages):
+                stages.append(frame)
+    names = sorted(ports)
+    outs = [
+        stage.filter((F.col("stage") == -1) & F.col("target").isin(names)).select(
+            "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port")
+        )
+        for stage in stages
+    ]
+    if not outs:
+        return None, names
+    union = outs[0]
+    for frame in outs[1:]:
+        union = union.unionByName(frame)
+    return union, names

@@ -204,49 +204,55 @@ class PortWriter:
         self.ports = ports
 
     def __call__(self, frame: Any, batch_id: int) -> None:
-        from pyspark import StorageLevel
-        from pyspark.sql import functions as F
-
-        frame = frame.persist(StorageLevel.MEMORY_AND_DISK)
-        try:
-            for port in self.ports:
-                rows = frame.filter(F.col("port") == port)
-                target = os.path.join(self.folder, port)
-                tmp = os.path.join(target, f"_tmp-{batch_id}")
-                ordered = rows.sortWithinPartitions("seq", "sub").select("value")
-                ordered.write.mode("overwrite").text(tmp)
-                self._commit(target, tmp, batch_id)
-        finally:
-            frame.unpersist()
-
-    @staticmethod
-    def _commit(target: str, tmp: str, batch_id: int) -> None:
-        for old in glob.glob(os.path.join(target, f"part-{batch_id:010d}-*")):
-            os.remove(old)
-        parts = sorted(p for p in os.listdir(tmp) if p.startswith("part-"))
-        for number, name in enumerate(parts):
-            if os.path.getsize(os.path.join(tmp, name)) == 0:
-                continue
-            final = os.path.join(target, f"part-{batch_id:010d}-{number:05d}.json")
-            os.replace(os.path.join(tmp, name), final)
+        tmp = os.path.join(self.folder, f"_tmp-{batch_id}")
+        ordered = frame.sortWithinPartitions("port", "seq", "sub").select("port", "value")
+        ordered.write.mode("overwrite").partitionBy("port").text(tmp)
+        for port in self.ports:
+            self._commit(
+                os.path.join(self.folder, port), os.path.join(tmp, f"port={port}"), batch_id
+            )
         shutil.rmtree(tmp, ignore_errors=True)
 
+    @staticmethod
+    def _commit(target: str, written: str, batch_id: int) -> None:
+        """Move a port's part files of one micro-batch in under fixed names (replacing those
+        of an earlier attempt at the same batch)."""
+        os.makedirs(target, exist_ok=True)
+        for old in glob.glob(os.path.join(target, f"part-{batch_id:010d}-*")):
+            os.remove(old)
+        if not os.path.isdir(written):
+            return
+        parts = sorted(p for p in os.listdir(written) if p.startswith("part-"))
+        for number, name in enumerate(parts):
+            final = os.path.join(target, f"part-{batch_id:010d}-{number:05d}.json")
+            os.replace(os.path.join(written, name), final)
 
-def start_query(spark: Any, run_pipeline: Any, args: argparse.Namespace, settings: StreamSettings):
-    """The streaming query of one run (started)."""
+
+def start_query(
+    spark: Any,
+    run_pipeline: Any,
+    args: argparse.Namespace,
+    settings: StreamSettings,
+    sink: Any = None,
+):
+    """The streaming query of one run (started); ``sink`` (``foreachBatch``) defaults to
+    :class:`PortWriter` into ``args.output``."""
     from pyspark.sql import functions as F
 
     signals = os.path.join(args.checkpoint, "signals")
     os.makedirs(signals, exist_ok=True)
     lines = input_lines(spark, args.input[0], signals, args.files_per_batch)
-    outputs = run_pipeline(spark, {"in": numbered_events(lines, settings)}, False, settings)
-    ports = sorted(outputs)
-    frames = [outputs[p].withColumn("port", F.lit(p)) for p in ports]
-    union = frames[0]
-    for frame in frames[1:]:
-        union = union.unionByName(frame)
+    union, ports = run_pipeline(spark, {"in": numbered_events(lines, settings)}, False, settings)
+    if union is None:  # no stage emits: the input is still read and numbered
+        union = (
+            numbered_events(lines, settings)
+            .select(
+                "value", "seq", F.array().cast("array<long>").alias("sub"), F.lit("").alias("port")
+            )
+            .filter(F.lit(False))
+        )
     writer = (
-        union.writeStream.foreachBatch(PortWriter(args.output, ports))
+        union.writeStream.foreachBatch(sink or PortWriter(args.output, ports))
         .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
         .queryName("tremorc")
     )
@@ -272,14 +278,27 @@ def send_flush(checkpoint: str) -> None:
 def run_stream(spark: Any, run_pipeline: Any, args: argparse.Namespace, fingerprint: str) -> int:
     """Run the streaming query until it ends (finite triggers) or is stopped (Ctrl-C)."""
     settings = settings_for(args, spark, fingerprint)
-    query = start_query(spark, run_pipeline, args, settings)
     try:
-        query.awaitTermination()
+        run_until_done(spark, run_pipeline, args, settings)
     except KeyboardInterrupt:
-        query.stop()
+        for query in spark.streams.active:
+            query.stop()
         return 130
+    return 0
+
+
+def run_until_done(
+    spark: Any,
+    run_pipeline: Any,
+    args: argparse.Namespace,
+    settings: StreamSettings,
+    sink: Any = None,
+) -> None:
+    """One run: the query until it ends (or forever, for a continuous trigger); with
+    ``--flush``, then the end-of-input signal in one more micro-batch."""
+    query = start_query(spark, run_pipeline, args, settings, sink)
+    query.awaitTermination()
     if args.flush:
         send_flush(args.checkpoint)
-        query = start_query(spark, run_pipeline, args, settings)
+        query = start_query(spark, run_pipeline, args, settings, sink)
         query.awaitTermination()
-    return 0

@@ -63,6 +63,7 @@ PLAN_IMPORTS = (
     "pyspark.sql:functions as F",
     "runtime_support.spark_exec:event_columns",
     "runtime_support.spark_exec:port_output",
+    "runtime_support.spark_exec:stream_outputs",
     "runtime_support.stages:ROW_SCHEMA",
     "runtime_support.stages:StageSpec",
     "runtime_support.stages:stage_mapper",

@@ -21,9 +21,10 @@ from runtime_support.ops import gt, ne
 from runtime_support.patching import patch
 from runtime_support.paths import get_field
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stdlib.registry import call, lookup
+from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code
 
 SOURCE = '### Reads JSON lines from examples/file_flow/in.json, drops debug events, tags the rest and writes\n### them to out.json (paths are relative to the working directory).\ndefine flow main\nflow\n  define connector input from file\n  args\n    path = "examples/file_flow/in.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  args\n    path = "out.json"\n  with\n    codec = {"name": "json", "config": {"mode": "sorted"}},\n    postprocessors = ["separate"],\n    config = {"path": args.path, "mode": "truncate"}\n  end;\n\n  define pipeline triage\n  args\n    slow_ms = 100\n  pipeline\n    use std::string;\n    select patch event of\n      insert "slow" => event.ms > args.slow_ms;\n      upsert "msg" => string::uppercase(event.msg)\n    end\n    from in\n    where event.level != "debug"\n    into out;\n  end;\n\n  create connector input;\n  create connector output;\n  create pipeline triage with slow_ms = 40 end;\n\n  connect /connector/input to /pipeline/triage;\n  connect /pipeline/triage to /connector/output;\nend;\n\ndeploy flow main;\n'
@@ -159,7 +160,7 @@ STAGES = (
 )
 
 
-def run_pipeline(spark, inputs, flush_at_end=True):
+def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
     ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event
@@ -172,12 +173,27 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
+    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input main/input/out: a source, runs on the reader's splits.
-    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-    )
-    # Read more than once: keep it rather than run the stage again.
-    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    if streaming is None:
+        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        )
+        # Read more than once: keep it rather than run the stage again.
+        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    else:
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        )
+    if streaming is not None:
+        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
+        return stream_outputs(
+            {
+                "err": [stage0],
+                "main/output/in": [stage0],
+            }
+        )
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
         "err": port_output(stage0, "err"),

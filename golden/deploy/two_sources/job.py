@@ -19,8 +19,9 @@ from runtime_support.flow import FlowSpec, flow_main
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.paths import get_field, get_index
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
 
 SOURCE = '### Reads two JSON-lines files, counts events per host in tumbling windows of 3 and writes the\n### counts to counts.json (paths are relative to the working directory).\ndefine flow counts\nflow\n  define connector logs from file\n  args\n    path = "logs.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  with\n    codec = "json",\n    postprocessors = ["separate"],\n    config = {"path": "counts.json", "mode": "truncate"}\n  end;\n\n  define pipeline per_host\n  pipeline\n    define window three from tumbling\n    with\n      size = 3\n    end;\n\n    select {"host": group[0], "events": aggr::stats::count()}\n    from in[three]\n    group by event.host\n    into out;\n  end;\n\n  create connector web from logs with path = "web.json" end;\n  create connector db from logs with path = "db.json" end;\n  create connector output;\n  create pipeline per_host;\n\n  connect /connector/web to /pipeline/per_host;\n  connect /connector/db to /pipeline/per_host;\n  connect /pipeline/per_host to /connector/output;\nend;\n\ndeploy flow counts;\n'
@@ -146,7 +147,7 @@ STAGES = (
 )
 
 
-def run_pipeline(spark, inputs, flush_at_end=True):
+def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
     ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event
@@ -165,23 +166,41 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
+    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input counts/web/out: a source, runs on the reader's splits.
     # Job outputs ride along into stage 1 (no second pass here).
-    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-    )
+    if streaming is None:
+        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        )
+    else:
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        )
     # Stage 1 (hash(event.host)): select counts/per_host/#select1: windows per group of
     # `event.host`.
     # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
     # Tremor's order (seq, path).
-    stage1 = (
-        stage0.filter(F.col("stage") == 1)
-        .repartition("key")
-        .sortWithinPartitions("seq", "path")
-        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
-    )
-    # Read more than once: keep it rather than run the stage again.
-    stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
+    if streaming is None:
+        stage1 = (
+            stage0.filter(F.col("stage") == 1)
+            .repartition("key")
+            .sortWithinPartitions("seq", "path")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
+        )
+        # Read more than once: keep it rather than run the stage again.
+        stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
+    else:
+        stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
+    if streaming is not None:
+        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
+        return stream_outputs(
+            {
+                "counts/output/in": [stage1],
+                "err": [stage1],
+            }
+        )
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
         "counts/output/in": port_output(stage1, "counts/output/in"),

@@ -12,8 +12,9 @@ from pyspark.sql import functions as F
 
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
-from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.stream_state import state_stage
 
 GRAPH = GraphSpec(
     inputs=("in",),
@@ -34,7 +35,7 @@ GRAPH = GraphSpec(
 STAGES = (StageSpec(members=("in", "out", "err"), partitioning="source", carry=None),)
 
 
-def run_pipeline(spark, inputs, flush_at_end=True):
+def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
@@ -44,12 +45,28 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
+    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input in: a source, runs on the reader's splits.
-    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-    )
-    # Read more than once: keep it rather than run the stage again.
-    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    if streaming is None:
+        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        )
+        # Read more than once: keep it rather than run the stage again.
+        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    else:
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        )
+    if streaming is not None:
+        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
+        return stream_outputs(
+            {
+                "err": [stage0],
+                "error_log": [],
+                "out": [stage0],
+            }
+        )
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
         "err": port_output(stage0, "err"),
@@ -60,7 +77,12 @@ def run_pipeline(spark, inputs, flush_at_end=True):
 
 def main(argv=None):
     """Command line: read JSON lines, run the pipeline, write every emitted event."""
-    return run_job_cli(run_pipeline, description="Tremor program input.trickle on Spark", argv=argv)
+    return run_job_cli(
+        run_pipeline,
+        description="Tremor program input.trickle on Spark",
+        argv=argv,
+        graph=(GRAPH, STAGES),
+    )
 
 
 if __name__ == "__main__":
