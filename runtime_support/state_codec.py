@@ -4,9 +4,10 @@ What is stored is only what changes while events run: groups, window frames, agg
 counters, script ``state``, batch buffers. The program's parts an operator holds (its spec,
 window definitions, generated code, configuration) are not stored: the pickle refers to them by
 their position in a fixed walk of a fresh operator (pickle's persistent ids), so a restored state
-is attached to the code of the job that restores it. A rebuilt job may therefore only restore a
-checkpoint whose program parts it shares: :mod:`runtime_support.streaming` checks that before it
-starts.
+is attached to the code of the job that restores it. A part's id is its attribute path from the
+operator (``spec.windows.0``), so a rebuilt job whose edit adds or changes other parts (a
+``where``, a target) still finds the parts a state refers to; whether the state keeps its meaning
+is :func:`runtime_support.stream_state.state_fingerprint`'s to check before the job starts.
 
 Keyed nodes store one entry per key (:class:`KeyedState`): a select's group (its window chain
 and creation position) or ``grouper::bucket``'s class. Every other node stores its whole state.
@@ -41,34 +42,32 @@ def _is_program_part(value: Any) -> bool:
 
 
 class StateCodec:
-    """Pickles state reachable from one operator, its program parts replaced by their index in
-    a depth-first walk of a fresh instance of that operator (same job ⇒ same indexes)."""
+    """Pickles state reachable from one operator, its program parts replaced by their
+    attribute path in a fresh instance of that operator (found breadth-first: shortest path)."""
 
     def __init__(self, fresh_op: Any) -> None:
-        self.parts: list[Any] = []
-        self.index: dict[int, int] = {}
-        self._walk(fresh_op, set())
-
-    def _walk(self, value: Any, seen: set[int]) -> None:
-        if id(value) in seen or isinstance(value, (str, bytes, int, float, bool, type(None))):
-            return
-        seen.add(id(value))
-        if _is_program_part(value):
-            self.index.setdefault(id(value), len(self.parts))
-            self.parts.append(value)
-            if dataclasses.is_dataclass(value) and not isinstance(value, type):
-                for item in dataclasses.fields(value):
-                    self._walk(getattr(value, item.name), seen)
-            return
-        for child in _children(value):
-            self._walk(child, seen)
+        self.parts: dict[str, Any] = {}
+        self.index: dict[int, str] = {}
+        queue: list[tuple[str, Any]] = list(_children(fresh_op, ""))
+        seen: set[int] = set()
+        while queue:
+            path, value = queue.pop(0)
+            if id(value) in seen or isinstance(value, (str, bytes, int, float, bool, type(None))):
+                continue
+            seen.add(id(value))
+            if _is_program_part(value):
+                self.index[id(value)] = path
+                self.parts[path] = value
+                if not dataclasses.is_dataclass(value) or isinstance(value, type):
+                    continue
+            queue.extend(_children(value, path))
 
     def dumps(self, state: Any) -> bytes:
         buffer = io.BytesIO()
         pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
         index = self.index
 
-        def persistent_id(value: Any) -> int | None:
+        def persistent_id(value: Any) -> str | None:
             if isinstance(value, (str, int, float, bool, type(None))):
                 return None
             found = index.get(id(value))
@@ -82,22 +81,36 @@ class StateCodec:
 
     def loads(self, data: bytes) -> Any:
         unpickler = pickle.Unpickler(io.BytesIO(data))
-        unpickler.persistent_load = self.parts.__getitem__  # type: ignore[method-assign]
+        unpickler.persistent_load = self._part  # type: ignore[method-assign]
         return unpickler.load()
 
+    def _part(self, path: str) -> Any:
+        try:
+            return self.parts[path]
+        except KeyError:
+            raise ValueError(f"the stored state refers to {path}, which this job lacks") from None
 
-def _children(value: Any) -> list[Any]:
-    """What a walk of a fresh operator visits below ``value``, in a fixed order."""
+
+def _children(value: Any, path: str) -> list[tuple[str, Any]]:
+    """``(path, child)`` below ``value``: dict values by key, sequence items by index,
+    attributes and dataclass fields by name."""
+    prefix = f"{path}." if path else ""
     if isinstance(value, dict):
-        return [*value.keys(), *value.values()]
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return list(value) if not isinstance(value, (set, frozenset)) else sorted(value, key=repr)
+        return [(f"{prefix}{key!r}", item) for key, item in value.items()]
+    if isinstance(value, (list, tuple)):
+        return [(f"{prefix}{i}", item) for i, item in enumerate(value)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [(f"{prefix}{f.name}", getattr(value, f.name)) for f in dataclasses.fields(value)]
     attrs = getattr(value, "__dict__", None)
-    found = [attrs[name] for name in sorted(attrs)] if isinstance(attrs, dict) else []
+    found = (
+        [(f"{prefix}{name}", attrs[name]) for name in sorted(attrs)]
+        if isinstance(attrs, dict)
+        else []
+    )
     for cls in type(value).__mro__:
         for name in getattr(cls, "__slots__", ()):
             if hasattr(value, name):
-                found.append(getattr(value, name))
+                found.append((f"{prefix}{name}", getattr(value, name)))
     return found
 
 

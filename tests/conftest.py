@@ -24,3 +24,13 @@ def spark():
     from runtime_support.session import get_session
 
     return get_session("tremorc-tests")
+
+
+@pytest.fixture(scope="session")
+def stream_spark(spark):
+    """The session with a streaming job's settings (RocksDB state store)."""
+    from runtime_support.streaming import STREAM_CONF
+
+    for key, value in STREAM_CONF.items():
+        spark.conf.set(key, value)
+    return spark
