@@ -52,6 +52,9 @@ class StreamSettings:
     tick_ms: int | None = 100
     ingest_ns: str = "wallclock"
     ttl_ms: int | None = None
+    ingest_step: int = 1
+    """``index`` mode: event ``i`` gets ``ingest_ns`` = ``i * ingest_step`` (tests spread events
+    over time windows this way)."""
 
     @property
     def time_mode(self) -> str:
@@ -69,7 +72,9 @@ def numbered_events(lines: Any, settings: StreamSettings):
     return (
         lines.withColumn("all", F.lit(0))
         .groupBy("all")
-        .transformWithStateInPandas(Numberer(settings.ingest_ns), EVENTS_SCHEMA, "Append", "None")
+        .transformWithStateInPandas(
+            Numberer(settings.ingest_ns, settings.ingest_step), EVENTS_SCHEMA, "Append", "None"
+        )
     )
 
 
@@ -83,8 +88,9 @@ class Numberer(_stateful_processor()):  # type: ignore[misc]
     """``seq`` = the next number, ``ingest_ns`` = ``seq`` (``index``) or the micro-batch's
     timestamp (deterministic on a replay), never below the last one + 1 (``wallclock``)."""
 
-    def __init__(self, ingest_ns: str) -> None:
+    def __init__(self, ingest_ns: str, step: int = 1) -> None:
         self.ingest_ns = ingest_ns
+        self.step = step
 
     def init(self, handle: Any) -> None:
         self.counters = handle.getValueState("counters", "next_seq long, last_ns long")
@@ -99,7 +105,7 @@ class Numberer(_stateful_processor()):  # type: ignore[misc]
         start, last_ns = self.counters.get() if self.counters.exists() else (0, -1)
         seq = np.arange(start, start + len(frame), dtype="int64")
         if self.ingest_ns == "index":
-            ingest = seq
+            ingest = seq * self.step
         else:
             base = max(timerValues.getCurrentProcessingTimeInMs() * 1_000_000, last_ns + 1)
             ingest = base + np.arange(len(frame), dtype="int64")

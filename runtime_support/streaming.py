@@ -234,9 +234,11 @@ def start_query(
     args: argparse.Namespace,
     settings: StreamSettings,
     sink: Any = None,
+    trigger: str | None = None,
 ):
     """The streaming query of one run (started); ``sink`` (``foreachBatch``) defaults to
-    :class:`PortWriter` into ``args.output``."""
+    :class:`PortWriter` into ``args.output``; ``trigger`` (an interval) overrides
+    ``args.trigger``."""
     from pyspark.sql import functions as F
 
     signals = os.path.join(args.checkpoint, "signals")
@@ -256,7 +258,9 @@ def start_query(
         .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
         .queryName("tremorc")
     )
-    if args.trigger == "available-now":
+    if trigger is not None:
+        writer = writer.trigger(processingTime=trigger)
+    elif args.trigger == "available-now":
         writer = writer.trigger(availableNow=True)
     elif args.trigger == "once":
         writer = writer.trigger(once=True)
@@ -294,11 +298,16 @@ def run_until_done(
     settings: StreamSettings,
     sink: Any = None,
 ) -> None:
-    """One run: the query until it ends (or forever, for a continuous trigger); with
-    ``--flush``, then the end-of-input signal in one more micro-batch."""
-    query = start_query(spark, run_pipeline, args, settings, sink)
-    query.awaitTermination()
-    if args.flush:
+    """One run: the query until it ends (or forever, for a continuous trigger). With
+    ``--flush`` one query runs what input there is, then the end-of-input signal in a micro-batch
+    of its own, and stops."""
+    if not args.flush:
+        start_query(spark, run_pipeline, args, settings, sink).awaitTermination()
+        return
+    query = start_query(spark, run_pipeline, args, settings, sink, trigger="0 seconds")
+    try:
+        query.processAllAvailable()
         send_flush(args.checkpoint)
-        query = start_query(spark, run_pipeline, args, settings, sink)
-        query.awaitTermination()
+        query.processAllAvailable()
+    finally:
+        query.stop()

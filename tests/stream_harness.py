@@ -16,11 +16,13 @@ from runtime_support.stream_state import StreamSettings
 Row = tuple[str, int, tuple[int, ...], str]
 
 
-def batch_rows(spark: Any, module: Any, lines: list[str], flush: bool = True) -> list[Row]:
-    """The batch job's outputs, every port, in emission order (``ingest_ns`` = index)."""
+def batch_rows(
+    spark: Any, module: Any, lines: list[str], flush: bool = True, step: int = 1
+) -> list[Row]:
+    """The batch job's outputs, every port, in emission order (``ingest_ns`` = index * step)."""
     from pyspark.sql import functions as F
 
-    rows = [(i, line, i, None) for i, line in enumerate(lines)]
+    rows = [(i, line, i * step, None) for i, line in enumerate(lines)]
     df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long, origin string")
     outputs = module.run_pipeline(spark, {"in": df}, flush_at_end=flush)
     frames = [frame.withColumn("port", F.lit(port)) for port, frame in outputs.items()]
@@ -74,13 +76,19 @@ def stream_args(work: Path, **overrides: Any) -> argparse.Namespace:
 
 
 def stream_rows(
-    spark: Any, module: Any, lines: list[str], work: Path, files: int = 3, shards: int = 2
+    spark: Any,
+    module: Any,
+    lines: list[str],
+    work: Path,
+    files: int = 3,
+    shards: int = 2,
+    step: int = 1,
 ) -> list[tuple[int, Row]]:
     """The streaming job's outputs as ``(batch id, row)``, over ``lines`` in ``files`` files,
     one per micro-batch, then the end-of-input signal (``--flush``)."""
     write_files(work / "in", lines, files)
     args = stream_args(work)
-    settings = StreamSettings(shards=shards, tick_ms=None, ingest_ns="index")
+    settings = StreamSettings(shards=shards, tick_ms=None, ingest_ns="index", ingest_step=step)
     sink = Collect()
     streaming.run_until_done(spark, module.run_pipeline, args, settings, sink)
     return sorted(sink.rows, key=lambda item: (item[1][1], item[1][2]))

@@ -1,0 +1,59 @@
+"""Streaming = batch: every ratchet-listed ``queries`` case, every ``golden/query`` program and
+the synthetic differential programs, fed as a file stream (one file per micro-batch, at least
+three when there are three events) and ended with the end-of-input signal (``--flush``), give
+exactly the batch job's outputs: the same ``(port, seq, sub, value)`` rows, hence the same
+events in the same order on every port (the end-of-input tick included)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.pipeline import compile_source, kind_of, read_source
+from compiler.testing.cases import classify, input_lines
+from compiler.testing.loader import load_job
+
+from .conftest import CONFORMANCE, ROOT
+from .one_thread import synthetic_lines
+from .stream_harness import batch_rows, stream_rows
+from .test_partition_differential import _golden_lines
+
+QUERIES = [
+    line.strip()
+    for line in (ROOT / "tests" / "conformance_passing.txt").read_text().splitlines()
+    if line.strip().startswith("queries/")
+]
+GOLDEN = sorted((ROOT / "golden" / "query").glob("*/input.trickle"))
+SYNTHETIC = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle"))
+MINUTE_STEP = 5_000_000_000  # golden events 5 s apart: one-minute windows open and close
+
+
+def _job(path: Path, name: str):
+    return load_job(compile_source(read_source(path), kind_of(path)).job, name)
+
+
+def _check(spark, module, lines: list[str], work: Path, step: int = 1) -> None:
+    expected = batch_rows(spark, module, lines, step=step)
+    streamed = stream_rows(spark, module, lines, work, files=3, step=step)
+    assert [row for _, row in streamed] == expected
+    batches = {batch for batch, (_, seq, _, _) in streamed if seq < len(lines)}
+    if len({row[1] for row in expected if row[1] < len(lines)}) >= 3:
+        assert len(batches) >= 3, "the events' outputs came from fewer than 3 micro-batches"
+
+
+@pytest.mark.parametrize("name", QUERIES)
+def test_query_case(name, stream_spark, tmp_path):
+    case = classify(CONFORMANCE / name)
+    _check(stream_spark, _job(case.program, name), input_lines(case), tmp_path)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.parent.name)
+def test_golden_query(path, stream_spark, tmp_path):
+    module = _job(path, path.parent.name)
+    _check(stream_spark, module, _golden_lines(), tmp_path, step=MINUTE_STEP)
+
+
+@pytest.mark.parametrize("path", SYNTHETIC, ids=lambda p: p.stem)
+def test_synthetic_program(path, stream_spark, tmp_path):
+    _check(stream_spark, _job(path, path.stem), synthetic_lines(120), tmp_path)
