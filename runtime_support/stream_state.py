@@ -179,8 +179,11 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
             else:
                 continue
             self.codecs[name] = StateCodec(op)  # the live op is fresh: no state loaded yet
-        self._loaded_keys: dict[str, set[str]] = {}
+        self._loaded_keys: dict[str, dict[str, bytes]] = {}
         self._loaded_whole: set[str] = set()
+        self._ticks = any(
+            _ticks_matter(self.runner.graph.ops[n]) for n in self.runner.graph.tick_order
+        )
 
     def handleInputRows(self, key: Any, rows: Any, timerValues: Any) -> Any:
         import pandas as pd
@@ -235,10 +238,11 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
                 stored = ((k[0], v[0]) for k, v in store.iterator())
             else:
                 stored = ((k, v[0]) for k in keys if (v := store.getValue((k,))) is not None)
+            loaded = self._loaded_keys.setdefault(name, {})
             for k, blob in stored:
                 if k not in live:
                     view.put(k, codec.loads(blob))
-                self._loaded_keys.setdefault(name, set()).add(k)
+                    loaded[k] = blob
 
     def _save(self) -> None:
         """The live graph's state back into the store; the live graph is left empty."""
@@ -247,12 +251,16 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
             state.update((self.codecs[name].dumps(_whole_state(op)),))
         for name, (view, store) in self.keyed.items():
             codec = self.codecs[name]
-            for k in set(view.keys()) | self._loaded_keys.get(name, set()):
+            loaded = self._loaded_keys.get(name, {})
+            for k in set(view.keys()) | set(loaded):
                 taken = view.take(k)
                 if taken is None:
-                    store.removeKey((k,))
-                else:
-                    store.updateValue((k,), (codec.dumps(taken),))
+                    if k in loaded:
+                        store.removeKey((k,))
+                    continue
+                blob = codec.dumps(taken)
+                if loaded.get(k) != blob:  # an unchanged key is not written again
+                    store.updateValue((k,), (blob,))
         self._loaded_keys = {}
         self._loaded_whole = set()
 
@@ -261,7 +269,7 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
 
     def _arm(self, timerValues: Any) -> None:
         """One timer ``tick_ms`` ahead while the shard holds state and a member ticks."""
-        if self.settings.tick_ms is None or not self.runner.graph.tick_order:
+        if self.settings.tick_ms is None or not self._ticks:
             return
         if list(self.handle.listTimers()):
             return
@@ -278,6 +286,18 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
     def _take(self) -> Any:
         if self.runner.rows["seq"]:
             yield self.runner.take().to_pandas()
+
+
+def _ticks_matter(op: Any) -> bool:
+    """Whether a ticking node may act on a periodic tick (a select whose windows all count
+    events, or have no tick script, never does)."""
+    spec = getattr(op, "spec", None)
+    windows = getattr(spec, "windows", None)
+    if type(op).__name__ != "SelectOperator" or windows is None:
+        return True
+    return any(
+        not (w.kind == "size" or (w.kind == "state" and w.tick_script is None)) for w in windows
+    )
 
 
 def _has_state(op: Any) -> bool:
