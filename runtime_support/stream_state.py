@@ -168,13 +168,14 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
         self.whole: dict[str, Any] = {}
         self.codecs: dict[str, StateCodec] = {}
         ttl = self.settings.ttl_ms
+        stateful = {node.name for node in self.spec.nodes if node.stateful}
         for number, name in enumerate(self.stages[self.index].members):
             op = self.runner.graph.ops.get(name)
             view = keyed_state(op) if keyed and name in self.runner.keyers else None
             if view is not None:
                 store = handle.getMapState(f"keys{number}", "key string", "state binary", ttl)
                 self.keyed[name] = (view, store)
-            elif _has_state(op):
+            elif name in stateful and _has_state(op):
                 self.whole[name] = handle.getValueState(f"node{number}", "state binary", ttl)
             else:
                 continue

@@ -1,5 +1,5 @@
-"""Streaming = batch: every ratchet-listed ``queries`` case, every ``golden/query`` program and
-the synthetic differential programs, fed as a file stream (one file per micro-batch, at least
+"""Streaming = batch: every ratchet-listed ``queries`` case, every ``golden/query`` and
+``golden/script`` program and the synthetic differential programs, fed as a file stream (one file per micro-batch, at least
 three when there are three events) and ended with the end-of-input signal (``--flush``), give
 exactly the batch job's outputs: the same ``(port, seq, sub, value)`` rows, hence the same
 events in the same order on every port (the end-of-input tick included)."""
@@ -25,6 +25,7 @@ QUERIES = [
     if line.strip().startswith("queries/")
 ]
 GOLDEN = sorted((ROOT / "golden" / "query").glob("*/input.trickle"))
+SCRIPTS = sorted((ROOT / "golden" / "script").glob("*/input.tremor"))
 SYNTHETIC = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle"))
 MINUTE_STEP = 5_000_000_000  # golden events 5 s apart: one-minute windows open and close
 
@@ -52,6 +53,11 @@ def test_query_case(name, stream_spark, tmp_path):
 def test_golden_query(path, stream_spark, tmp_path):
     module = _job(path, path.parent.name)
     _check(stream_spark, module, _golden_lines(), tmp_path, step=MINUTE_STEP)
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.parent.name)
+def test_golden_script(path, stream_spark, tmp_path):
+    _check(stream_spark, _job(path, path.parent.name), synthetic_lines(30), tmp_path)
 
 
 @pytest.mark.parametrize("path", SYNTHETIC, ids=lambda p: p.stem)
