@@ -217,7 +217,8 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
         self._load(None)
         self.runner.tick(now_ms * 1_000_000, TICK_SEQ)
         self._save()
-        self._arm(timerValues)
+        # Spark deletes the firing timer only after this call: it does not count as armed
+        self._arm(timerValues, expiredTimerInfo.getExpiryTimeInMs())
         yield from self._take()
 
     def close(self) -> None:
@@ -268,11 +269,12 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
     def _put_whole(self, name: str, state: dict[str, Any]) -> None:
         self.runner.graph.ops[name].__dict__.update(state)
 
-    def _arm(self, timerValues: Any) -> None:
-        """One timer ``tick_ms`` ahead while the shard holds state and a member ticks."""
+    def _arm(self, timerValues: Any, firing: int | None = None) -> None:
+        """One timer ``tick_ms`` ahead while the shard holds state and a member ticks
+        (``firing``: the timer being handled, about to be deleted)."""
         if self.settings.tick_ms is None or not self._ticks:
             return
-        if list(self.handle.listTimers()):
+        if any(firing is None or due > firing for due in self.handle.listTimers()):
             return
         if not self._holds_state():
             return
