@@ -36,7 +36,14 @@ from .session import (
     under_spark_submit,
 )
 from .spark_exec import ordered_union
-from .streaming import STREAM_CONF, StreamError, add_stream_options, check_args, run_stream
+from .streaming import (
+    STREAM_CONF,
+    StreamError,
+    add_stream_options,
+    check_args,
+    check_batch_args,
+    run_stream,
+)
 
 RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
 
@@ -238,6 +245,10 @@ def run_job_cli(
     conf = spark_conf(args)
     if args.stream:
         return _stream(run_pipeline, args, conf, graph)
+    try:
+        check_batch_args(args)
+    except StreamError as err:
+        parser.error(str(err))
     paths = [path for path in args.input or [] if path != "-"]
     if paths and len(paths) != len(args.input):
         parser.error("-i -: stdin can not be read together with files")

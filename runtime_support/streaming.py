@@ -47,13 +47,9 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--stream", action="store_true", help="run as a streaming query")
     group.add_argument("--checkpoint", metavar="DIR", help="checkpoint folder (required)")
     group.add_argument(
-        "--trigger",
-        default="1s",
-        help="micro-batch interval (1s, 500ms), available-now or once (default 1s)",
+        "--trigger", help="micro-batch interval (1s, 500ms), available-now or once (default 1s)"
     )
-    group.add_argument(
-        "--tick", default="100ms", help="periodic tick interval (default 100ms, Tremor's)"
-    )
+    group.add_argument("--tick", help="periodic tick interval (default 100ms, Tremor's)")
     group.add_argument(
         "--files-per-batch", type=int, metavar="N", help="at most N new files per micro-batch"
     )
@@ -75,8 +71,26 @@ def duration_ms(text: str) -> int:
     return int(match.group(1)) * scale
 
 
+STREAM_ONLY = ("checkpoint", "trigger", "tick", "files_per_batch", "flush", "state_ttl")
+
+
+def check_batch_args(args: argparse.Namespace) -> None:
+    """A batch run was given no streaming option (StreamError naming it)."""
+    for name in STREAM_ONLY:
+        if getattr(args, name) not in (None, False):
+            raise StreamError(f"--{name.replace('_', '-')} is an option of --stream runs")
+
+
 def check_args(args: argparse.Namespace) -> None:
-    """The streaming options make sense together (StreamError naming what is wrong)."""
+    """The streaming options make sense together (StreamError naming what is wrong); fills in
+    the defaults (``--trigger 1s``, ``--tick 100ms``)."""
+    if getattr(args, "no_flush", False):
+        raise StreamError(
+            "--no-flush is for batch runs: a stream sends the end-of-input tick "
+            "only with --flush"
+        )
+    args.trigger = args.trigger or "1s"
+    args.tick = args.tick or "100ms"
     if not args.checkpoint:
         raise StreamError("--stream needs --checkpoint DIR")
     if not args.input or len(args.input) != 1:

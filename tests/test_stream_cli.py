@@ -52,6 +52,7 @@ def _run(job: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProce
         (["--checkpoint", "ck", "-i", "in", "-o", "out", "--trigger", "soon"], "duration"),
         (["--checkpoint", "ck", "-i", "nowhere", "-o", "out"], "can not read nowhere"),
         (["--checkpoint", "ck", "-i", "in", "-o", "s3a://b/out"], "local or mounted folders"),
+        (["--checkpoint", "ck", "-i", "in", "-o", "out", "--no-flush"], "--no-flush is for batch"),
     ],
 )
 def test_options_that_do_not_fit_are_one_line(job, args, message):
@@ -61,6 +62,14 @@ def test_options_that_do_not_fit_are_one_line(job, args, message):
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("option", [["--trigger", "1s"], ["--flush"], ["--checkpoint", "ck"]])
+def test_streaming_options_without_stream_are_refused(job, option):
+    result = _run(job, "-i", "in", *option, timeout=60)
+    assert result.returncode == 2
+    assert "is an option of --stream runs" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_a_finite_run_writes_part_files_per_port_and_batch(job, tmp_path):

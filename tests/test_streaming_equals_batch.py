@@ -1,8 +1,9 @@
 """Streaming = batch: every ratchet-listed ``queries`` case, every ``golden/query`` and
-``golden/script`` program and the synthetic differential programs, fed as a file stream (one file per micro-batch, at least
-three when there are three events) and ended with the end-of-input signal (``--flush``), give
-exactly the batch job's outputs: the same ``(port, seq, sub, value)`` rows, hence the same
-events in the same order on every port (the end-of-input tick included)."""
+``golden/script`` program and the synthetic differential programs, fed as a file stream (one
+file per micro-batch, at least three when there are three events) and ended with the
+end-of-input signal (``--flush``), give exactly the batch job's outputs: the same
+``(port, seq, sub, value)`` rows, hence the same events in the same order on every port (the
+end-of-input tick included)."""
 
 from __future__ import annotations
 
