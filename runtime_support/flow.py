@@ -41,6 +41,7 @@ from .job import (
 from .jsonio import decode_json
 from .progress import Progress
 from .session import under_spark_submit
+from .streaming import add_stream_options
 
 __all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
@@ -168,10 +169,17 @@ def server_files(args: argparse.Namespace) -> bool:
 
 
 def flow_main(
-    flow: FlowSpec, run_pipeline: RunPipeline, *, description: str, argv: list[str] | None = None
+    flow: FlowSpec,
+    run_pipeline: RunPipeline,
+    *,
+    description: str,
+    argv: list[str] | None = None,
+    graph: tuple[Any, Any] | None = None,
 ) -> int:
     """Entry point of a flow job: ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M]
-    [--no-flush] [--verbose] [--master URL] [--conf K=V]... [--partitions N] [--show-conf]``."""
+    [--no-flush] [--verbose] [--master URL] [--conf K=V]... [--partitions N] [--show-conf]``;
+    ``--stream --checkpoint DIR …``: :mod:`runtime_support.stream_flow` (``graph``: the job's
+    ``(GRAPH, STAGES)``, what the checkpoint's state means)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("-i", "--input", help="what stdio sources read (default: stdin)")
     parser.add_argument("-o", "--output", help="where stdio sinks write (default: stdout)")
@@ -182,6 +190,7 @@ def flow_main(
     add_flush_option(parser)
     add_verbose_option(parser)
     add_spark_options(parser)
+    add_stream_options(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
         ticks=max(0, args.ticks),
@@ -190,6 +199,10 @@ def flow_main(
         ingest_ns=args.ingest_ns,
         partitions=args.partitions,
     )
+    if args.stream:
+        from .stream_flow import stream_flow_main
+
+        return stream_flow_main(flow, run_pipeline, args, ctx, graph)
     try:
         for spec in flow.connectors:
             check_inputs(spec, ctx, files=not server_files(args))

@@ -1,0 +1,435 @@
+"""A troy flow as a checkpointed Structured Streaming query: ``python job.py --stream
+--checkpoint DIR [--trigger 1s|available-now|once] [--tick 100ms] [--flush]``.
+
+Sources (each numbered on its own, interleaved as batch does: ``seq = index * n + source``):
+
+- ``file``: Spark's file stream source over ``path``: a folder (or glob) streams its files, new
+  files being new events (oldest first, then by path); a single file is read once. Its codec and
+  preprocessors apply as in batch; each line (chunk) is numbered in arrival order by a
+  :class:`~runtime_support.stream_state.Numberer`, whose counter lives in the checkpoint.
+- ``metronome``: Spark's ``rate-micro-batch`` source, ``trigger / interval`` ticks per
+  micro-batch (``--ticks`` for ``available-now``/``once``: one micro-batch). Tick ``i`` is
+  ``{"connector": "metronome", "ingest_ns": start + (i + 1) * interval, "id": i}``, ``start``
+  fixed by the checkpoint (0 with ``--ingest-ns index``): a replay gives the same events.
+- ``null``: nothing. Every other source (``stdio``) is an error naming these.
+
+Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
+``path/part-<batch>-<n>.json`` (each in emission order, names fixed by the batch id: a replayed
+micro-batch replaces its own, so the output is exactly once; ``write``/``truncate`` clear the
+folder when the checkpoint is new); ``stdio`` prints on the driver in emission order (a
+replayed micro-batch prints again); ``null`` discards. ``exit``: in the micro-batch where an event
+first reaches it, every sink keeps only the events before it in ``(seq, sub)`` order (earlier
+micro-batches are already written), ``DIR/exited`` records it and the query stops; a restart
+from that checkpoint does nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from typing import Any
+
+from .connectors import RunContext, build_sink, build_source
+from .connectors.file import _QUOTE, FileSink, FileSource, _check_target, encoder, spark_path
+from .connectors.metronome import MetronomeSource
+from .connectors.simple import ExitSink, NullConnector
+from .connectors.stdio import StdioSink
+from .flow import FlowSpec, before, exit_position
+from .jsonio import decode_json
+from .origin import encode_origin, hostname
+from .stream_state import Numberer, StreamSettings
+from .streaming import (
+    LINES_SCHEMA,
+    STREAM_CONF,
+    PortWriter,
+    StreamError,
+    duration_ms,
+    send_flush,
+    settings_for,
+)
+
+__all__ = ["FlowStreamSink", "check_flow", "run_stream_flow", "stream_flow_main"]
+
+FLOW_META = "tremorc-flow.json"
+EXITED = "exited"
+SIGNAL_SEQ = 2**62
+
+
+def finite(args: argparse.Namespace) -> bool:
+    return args.trigger in ("available-now", "once")
+
+
+def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
+    """The flow and the options can stream (StreamError naming what is supported)."""
+    if not args.checkpoint:
+        raise StreamError("--stream needs --checkpoint DIR")
+    if not finite(args):
+        duration_ms(args.trigger)
+        if args.flush:
+            raise StreamError(
+                "--flush ends the stream: use it with --trigger available-now or once"
+            )
+    for conn, _port, _stream in flow.sources:
+        source = build_source(flow.connectors[conn])
+        if source is not None and not isinstance(
+            source, (FileSource, MetronomeSource, NullConnector)
+        ):
+            raise StreamError(
+                f"the {flow.connectors[conn].kind} source `{flow.connectors[conn].alias}` can not "
+                "stream: a streaming flow reads file, metronome and null sources"
+            )
+    for _name, conn, _port in flow.sinks:
+        sink = build_sink(flow.connectors[conn])
+        if sink is not None and not isinstance(
+            sink, (FileSink, StdioSink, NullConnector, ExitSink)
+        ):
+            raise StreamError(
+                f"the sink `{flow.connectors[conn].alias}` can not stream (a file sink with "
+                "`single_file: true`?): a streaming flow writes file (part files), stdio, null "
+                "and exit sinks"
+            )
+
+
+# Sources ----------------------------------------------------------------------------------------
+
+
+def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> Any:
+    """The file stream of ``source`` as ``mtime, file, block, row, value`` (chunks as the
+    connector frames them; blank ones dropped for the json codec, as batch does)."""
+    from pyspark.sql import functions as F
+
+    reader = spark.readStream
+    if files_per_batch:
+        reader = reader.option("maxFilesPerTrigger", files_per_batch)
+    if source.framing.separator is None:
+        reader = reader.option("wholetext", "true")
+    elif source.framing.separator != "\n":
+        reader = reader.option("lineSep", source.framing.separator)
+    path = spark_path(source.path)
+    if os.path.isfile(path):  # the file source lists folders: the file's folder, by its name
+        reader = reader.option("pathGlobFilter", _glob_escape(os.path.basename(path)))
+        path = os.path.dirname(path)
+    lines = reader.text(path).select(
+        F.col("_metadata.file_modification_time").cast("long").alias("mtime"),
+        F.col("_metadata.file_path").alias("file"),
+        F.col("_metadata.file_block_start").alias("block"),
+        "value",
+    )
+    drop_blank = source.codec.name == "json"
+    lines = lines.mapInArrow(numbered_chunks(drop_blank, source.framing.drop_empty), LINES_SCHEMA)
+    if source.codec.name == "null":
+        return lines.filter(F.lit(False))
+    if source.codec.name != "json":
+        return lines.withColumn("value", F.expr(_QUOTE))
+    return lines
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]{}" else c for c in name)
+
+
+def numbered_chunks(drop_blank: bool, drop_empty: bool) -> Any:
+    """``mapInArrow``: each chunk's ``row`` within its file split, then the chunks the codec
+    makes no event of dropped (blank for json; empty with ``separate``'s drop_empty)."""
+
+    def run(batches: Any) -> Any:
+        import pyarrow as pa
+
+        counts: dict[tuple[str, int], int] = {}
+        names = ("mtime", "file", "block", "row", "value")
+        for batch in batches:
+            cols = batch.to_pydict()
+            out: dict[str, list[Any]] = {name: [] for name in names}
+            for mtime, file, block, value in zip(
+                cols["mtime"], cols["file"], cols["block"], cols["value"], strict=True
+            ):
+                row = counts.get((file, block), 0)
+                counts[(file, block)] = row + 1
+                if value is None or not value.strip() and (drop_blank or not value and drop_empty):
+                    continue
+                for name, item in zip(names, (mtime, file, block, row, value), strict=True):
+                    out[name].append(item)
+            yield pa.RecordBatch.from_pydict(out, schema=_lines_arrow())
+
+    return run
+
+
+def _lines_arrow() -> Any:
+    import pyarrow as pa
+
+    longs = ("mtime", "block", "row")
+    return pa.schema([(n, pa.int64() if n in longs else pa.string()) for n in LINES_SCHEMA_NAMES])
+
+
+LINES_SCHEMA_NAMES = ("mtime", "file", "block", "row", "value")
+
+
+def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any:
+    """The file source's events ``seq, value, ingest_ns, origin`` (``seq`` from 0)."""
+    from pyspark.sql import functions as F
+
+    lines = file_lines(spark, source, args.files_per_batch)
+    origin = encode_origin("tremor-file", hostname(), None, [source.path])
+    numbered = (
+        lines.withColumn("all", F.lit(0))
+        .groupBy("all")
+        .transformWithStateInPandas(
+            Numberer(args.ingest_ns),
+            "seq long, value string, ingest_ns long, origin string",
+            "Append",
+            "None",
+        )
+    )
+    return numbered.withColumn("origin", F.lit(origin).cast("string"))
+
+
+def metronome_events(
+    spark: Any, source: MetronomeSource, args: argparse.Namespace, start_ns: int
+) -> Any:
+    """The metronome's ticks (see the module doc), ``seq`` = the tick's id."""
+    from pyspark.sql import functions as F
+
+    if finite(args):
+        per_batch = max(1, args.ticks)
+    else:
+        per_batch = duration_ms(args.trigger) * 1_000_000 // max(1, source.interval)
+        per_batch = min(100_000, max(1, per_batch))
+    ticks = (
+        spark.readStream.format("rate-micro-batch")
+        .option("rowsPerBatch", per_batch)
+        .option("startTimestamp", 0)
+        .load()
+    )
+    ns = F.lit(start_ns) + (F.col("value") + 1) * F.lit(source.interval)
+    value = F.format_string('{"connector":"metronome","ingest_ns":%d,"id":%d}', ns, "value")
+    origin = encode_origin("tremor-metronome", hostname(), None, [str(source.interval)])
+    return ticks.select(
+        F.col("value").alias("seq"),
+        value.alias("value"),
+        ns.cast("long").alias("ingest_ns"),
+        F.lit(origin).cast("string").alias("origin"),
+    )
+
+
+def signals(spark: Any, checkpoint: str) -> Any:
+    """End-of-input signals (``--flush``) as events with a null ``value``."""
+    from pyspark.sql import functions as F
+
+    folder = os.path.join(checkpoint, "signals")
+    os.makedirs(folder, exist_ok=True)
+    return spark.readStream.text(folder).select(
+        F.lit(SIGNAL_SEQ).cast("long").alias("seq"),
+        F.lit(None).cast("string").alias("value"),
+        F.lit(None).cast("long").alias("ingest_ns"),
+        F.lit(None).cast("string").alias("origin"),
+    )
+
+
+def stream_inputs(
+    spark: Any, flow: FlowSpec, args: argparse.Namespace, start_ns: int
+) -> dict[str, Any]:
+    """One streaming DataFrame per graph input stream; the first also carries the signals."""
+    from pyspark.sql import functions as F
+
+    count = max(1, len(flow.sources))
+    inputs: dict[str, Any] = {}
+    for index, (conn, _port, stream) in enumerate(flow.sources):
+        source = build_source(flow.connectors[conn])
+        if isinstance(source, FileSource):
+            events = file_events(spark, source, args)
+        elif isinstance(source, MetronomeSource):
+            events = metronome_events(spark, source, args, start_ns)
+        else:
+            continue
+        events = events.withColumn("seq", F.col("seq") * count + index)
+        if not inputs:
+            events = events.unionByName(signals(spark, args.checkpoint))
+        inputs[stream] = events
+    return inputs
+
+
+# Sinks ------------------------------------------------------------------------------------------
+
+
+class FlowStreamSink:
+    """``foreachBatch`` of a streaming flow: every sink's events of one micro-batch (see the
+    module doc); ``exited`` once an event reached an ``exit`` connector."""
+
+    def __init__(self, flow: FlowSpec, checkpoint: str, ctx: RunContext) -> None:
+        self.checkpoint, self.ctx = checkpoint, ctx
+        self.files: dict[str, FileSink] = {}
+        self.stdio: dict[str, tuple[StdioSink, str]] = {}
+        self.exits: list[str] = []
+        for name, conn, port in flow.sinks:
+            sink = build_sink(flow.connectors[conn])
+            if isinstance(sink, FileSink):
+                self.files[name] = sink
+            elif isinstance(sink, StdioSink):
+                self.stdio[name] = (sink, port)
+            elif isinstance(sink, ExitSink):
+                self.exits.append(name)
+        self.exited = os.path.exists(os.path.join(checkpoint, EXITED))
+
+    def clear(self) -> None:
+        """A new checkpoint: ``write``/``truncate`` file sinks start from an empty folder."""
+        for sink in self.files.values():
+            target = spark_path(sink.path)
+            if sink.mode != "append" and os.path.isdir(target):
+                _check_target(target, sink.path, False)
+                shutil.rmtree(target)
+
+    def __call__(self, frame: Any, batch_id: int) -> None:
+        from pyspark.sql import functions as F
+
+        if self.exited:
+            return
+        frame = frame.persist()
+        try:
+            stop = None
+            if self.exits:
+                stop = exit_position([frame.filter(F.col("port").isin(self.exits))])
+                if stop is not None:
+                    frame = before(frame, stop)
+            for name, sink in sorted(self.files.items()):
+                write_part_files(frame.filter(F.col("port") == name), sink, batch_id)
+            self._print(frame)
+        finally:
+            frame.unpersist()
+        if stop is not None:
+            with open(os.path.join(self.checkpoint, EXITED), "w", encoding="utf-8") as handle:
+                handle.write(f"{batch_id}\n")
+            self.exited = True
+
+    def _print(self, frame: Any) -> None:
+        from pyspark.sql import functions as F
+
+        if not self.stdio:
+            return
+        rows = frame.filter(F.col("port").isin(sorted(self.stdio))).orderBy("seq", "sub")
+        for row in rows.select("port", "value").toLocalIterator():
+            sink, port = self.stdio[row.port]
+            sink.open(self.ctx)
+            sink.write(port, decode_json(row.value))
+        self.ctx.stdout().flush()
+
+
+def write_part_files(frame: Any, sink: FileSink, batch_id: int) -> None:
+    """One micro-batch of a file sink: encoded part files moved in under names fixed by the
+    batch id (a replay replaces them), each in emission order."""
+    target = spark_path(sink.path)
+    tmp = os.path.join(target, f"_tmp-{batch_id}")
+    ordered = frame.sortWithinPartitions("seq", "sub").select("value")
+    encoded = ordered.mapInArrow(encoder(sink.codec), "value string")
+    encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
+    PortWriter._commit(target, tmp, batch_id)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+# The run ----------------------------------------------------------------------------------------
+
+
+def start_ns_of(checkpoint: str, ingest_ns: str) -> int:
+    """The metronome's time origin, fixed at the checkpoint's first run (0 for ``index``)."""
+    path = os.path.join(checkpoint, FLOW_META)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            return int(json.load(handle)["start_ns"])
+    start = 0 if ingest_ns == "index" else time.time_ns()
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"start_ns": start}, handle)
+    return start
+
+
+def start_query(spark, flow, run_pipeline, args, settings: StreamSettings, sink) -> Any:
+    """The flow's streaming query (started)."""
+    from pyspark.sql import functions as F
+
+    inputs = stream_inputs(spark, flow, args, start_ns_of(args.checkpoint, args.ingest_ns))
+    union, _ports = run_pipeline(spark, inputs, False, settings)
+    if union is None:  # nothing reaches a sink: the sources are still read
+        first = next(iter(inputs.values()))
+        union = first.select(
+            "value", "seq", F.array().cast("array<long>").alias("sub"), F.lit("").alias("port")
+        ).filter(F.lit(False))
+    writer = (
+        union.writeStream.foreachBatch(sink)
+        .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
+        .queryName("tremorc-flow")
+    )
+    if args.trigger == "available-now":
+        writer = writer.trigger(availableNow=True)
+    elif args.trigger == "once":
+        writer = writer.trigger(once=True)
+    else:
+        writer = writer.trigger(processingTime=f"{duration_ms(args.trigger)} milliseconds")
+    return writer.start()
+
+
+def await_query(query: Any, sink: FlowStreamSink) -> None:
+    """Until the query ends, or stop it after the micro-batch that reached an ``exit``."""
+    while not query.awaitTermination(0.2):
+        if sink.exited:
+            query.stop()
+            return
+    query.awaitTermination()  # raises the query's failure, if any
+
+
+def run_stream_flow(
+    spark: Any,
+    flow: FlowSpec,
+    run_pipeline: Any,
+    args: argparse.Namespace,
+    ctx: RunContext,
+    fingerprint: str = "",
+) -> FlowStreamSink:
+    """One run of the flow's query (then, with ``--flush``, the end-of-input micro-batch);
+    returns its sink (``exited``)."""
+    check_flow(flow, args)
+    for key, value in STREAM_CONF.items():
+        spark.conf.set(key, value)
+    fresh = not os.path.exists(os.path.join(args.checkpoint, "query"))
+    settings = settings_for(args, spark, fingerprint)
+    sink = FlowStreamSink(flow, args.checkpoint, ctx)
+    if sink.exited:
+        return sink
+    if fresh:
+        sink.clear()
+    try:
+        await_query(start_query(spark, flow, run_pipeline, args, settings, sink), sink)
+        if args.flush and not sink.exited:
+            send_flush(args.checkpoint)
+            await_query(start_query(spark, flow, run_pipeline, args, settings, sink), sink)
+    finally:
+        ctx.close()
+    return sink
+
+
+def stream_flow_main(
+    flow: FlowSpec, run_pipeline: Any, args: argparse.Namespace, ctx: RunContext, graph: Any
+) -> int:
+    """``--stream`` of a flow job: the exit code (2 for options or a flow that can not
+    stream, 130 on Ctrl-C)."""
+    from .job import job_session, spark_conf
+    from .stream_state import state_fingerprint
+
+    spark = None
+    try:
+        check_flow(flow, args)
+        conf = {**STREAM_CONF, **spark_conf(args)}
+        spark = job_session(args.verbose, args.master, conf, remote=args.remote)
+        fingerprint = state_fingerprint(*graph) if graph is not None else ""
+        sink = run_stream_flow(spark, flow, run_pipeline, args, ctx, fingerprint)
+    except StreamError as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        for query in spark.streams.active if spark is not None else ():
+            query.stop()
+        return 130
+    if sink.exited:
+        print("tremorc: the flow exited (an event reached an exit connector)", file=sys.stderr)
+    return 0

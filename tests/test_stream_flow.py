@@ -1,0 +1,196 @@
+"""Troy flows as streaming queries (runtime_support/stream_flow.py): a metronome flow stopped by
+an exit, a file-folder flow over several micro-batches equal to its batch run, a restart from
+the checkpoint, and the sources and sinks that can not stream."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from compiler.pipeline import compile_source
+from compiler.source import Source
+from compiler.testing.loader import load_job
+from runtime_support.connectors import RunContext
+from runtime_support.flow import run_flow
+from runtime_support.stream_flow import check_flow, run_stream_flow
+from runtime_support.streaming import StreamError
+
+METRONOME_FLOW = """
+define flow main
+flow
+  define connector tick from metronome with config = {"interval": 100000000} end;
+  define connector windows from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @WIN@, "mode": "truncate"}
+  end;
+  define connector events from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @ALL@, "mode": "truncate"}
+  end;
+  define connector stop from exit;
+  define pipeline p
+  into out, err, all
+  pipeline
+    define window pair from tumbling with size = 2 end;
+    select {"g": group[0], "ids": aggr::win::collect_flattened(event.id)} from in[pair]
+    group by event.id % 2 into out;
+    select event from in where event.id != 8 into all;
+    select event from in where event.id == 8 into err;
+  end;
+  create connector tick; create connector windows; create connector events;
+  create connector stop; create pipeline p;
+  connect /connector/tick to /pipeline/p;
+  connect /pipeline/p/out to /connector/windows;
+  connect /pipeline/p/all to /connector/events;
+  connect /pipeline/p/err to /connector/stop;
+end;
+deploy flow main;
+"""
+
+FILE_FLOW = """
+define flow main
+flow
+  define connector src from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;
+  define connector dst from file
+  with codec = {"name": "json", "config": {"mode": "sorted"}}, postprocessors = ["separate"],
+    config = {"path": @OUT@, "mode": "truncate"}
+  end;
+  define pipeline p
+  pipeline
+    define window pair from tumbling with size = 2 end;
+    select {"k": group[0], "xs": aggr::win::collect_flattened(event.x)} from in[pair]
+    group by event.k into out;
+    select {"big": event.x} from in where event.x > 8 into out;
+  end;
+  create connector src; create connector dst; create pipeline p;
+  connect /connector/src to /pipeline/p;
+  connect /pipeline/p/out to /connector/dst;
+end;
+deploy flow main;
+"""
+
+
+def build(text: str, **paths: Path) -> Any:
+    for name, path in paths.items():
+        text = text.replace(f"@{name}@", json.dumps(str(path)))
+    return load_job(compile_source(Source("t.troy", text), "deploy").job, "t")
+
+
+def stream_args(checkpoint: Path, **overrides: Any) -> argparse.Namespace:
+    values = {
+        "checkpoint": str(checkpoint),
+        "trigger": "available-now",
+        "tick": "100ms",
+        "files_per_batch": 1,
+        "flush": True,
+        "state_ttl": None,
+        "ingest_ns": "index",
+        "partitions": None,
+        "ticks": 10,
+    }
+    values.update(overrides)
+    return argparse.Namespace(**values)
+
+
+def part_lines(folder: Path) -> list[str]:
+    return [line for part in sorted(folder.glob("part-*")) for line in part.read_text().split()]
+
+
+def write_file(folder: Path, number: int, lines: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"f{number:03d}.json"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    os.utime(path, (1_700_000_000 + number, 1_700_000_000 + number))
+
+
+def events(start: int, count: int) -> list[str]:
+    return [json.dumps({"k": ["a", "b", "c"][i % 3], "x": i}) for i in range(start, start + count)]
+
+
+@pytest.mark.spark
+def test_metronome_keyed_window_until_exit(spark, tmp_path: Path) -> None:
+    module = build(METRONOME_FLOW, WIN=tmp_path / "win", ALL=tmp_path / "all")
+    # 500 ms micro-batches of 100 ms ticks: ids 0-4, then 5-9, where id 8 reaches the exit.
+    args = stream_args(tmp_path / "ck", trigger="500ms", flush=False)
+    sink = run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+    assert sink.exited
+    windows = [json.loads(x) for x in part_lines(tmp_path / "win")]
+    # Worked by hand: groups id % 2, tumbling windows of 2 events each; id 8 opens a window.
+    assert sorted(windows, key=lambda w: w["ids"]) == [
+        {"g": 0, "ids": [0, 2]},
+        {"g": 1, "ids": [1, 3]},
+        {"g": 0, "ids": [4, 6]},
+        {"g": 1, "ids": [5, 7]},
+    ]
+    # Every tick before the exit (id 9, same micro-batch, is cut); ingest_ns = (id + 1) * 100 ms.
+    ticks = sorted((json.loads(x) for x in part_lines(tmp_path / "all")), key=lambda t: t["id"])
+    assert ticks == [
+        {"connector": "metronome", "ingest_ns": (i + 1) * 100_000_000, "id": i} for i in range(8)
+    ]
+    batches = {p.name.split("-")[1] for p in (tmp_path / "all").glob("part-*")}
+    assert len(batches) >= 2
+    # A restart from the exited checkpoint runs nothing.
+    again = run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+    assert again.exited and len(part_lines(tmp_path / "all")) == 8
+
+
+def batch_output(spark, tmp_path: Path, lines_per_file: list[list[str]]) -> list[str]:
+    folder = tmp_path / "batch_in"
+    for number, lines in enumerate(lines_per_file):
+        write_file(folder, number, lines)
+    module = build(FILE_FLOW, IN=folder, OUT=tmp_path / "batch_out")
+    run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
+    return sorted(part_lines(tmp_path / "batch_out"))
+
+
+@pytest.mark.spark
+def test_file_folder_stream_equals_batch(spark, tmp_path: Path) -> None:
+    files = [events(0, 5), events(5, 4), events(9, 5)]
+    for number, lines in enumerate(files):
+        write_file(tmp_path / "in", number, lines)
+    module = build(FILE_FLOW, IN=tmp_path / "in", OUT=tmp_path / "out")
+    args = stream_args(tmp_path / "ck")
+    run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+    got = sorted(part_lines(tmp_path / "out"))
+    assert got == batch_output(spark, tmp_path, files)
+    batches = {p.name.split("-")[1] for p in (tmp_path / "out").glob("part-*")}
+    assert len(batches) >= 3  # one micro-batch per file, then the end-of-input one
+
+
+@pytest.mark.spark
+def test_restart_continues_without_duplicates(spark, tmp_path: Path) -> None:
+    files = [events(0, 4), events(4, 3), events(7, 5), events(12, 2)]
+    module = build(FILE_FLOW, IN=tmp_path / "in", OUT=tmp_path / "out")
+    for number in (0, 1):
+        write_file(tmp_path / "in", number, files[number])
+    first = stream_args(tmp_path / "ck", flush=False)
+    run_stream_flow(spark, module.FLOW, module.run_pipeline, first, RunContext())
+    for number in (2, 3):
+        write_file(tmp_path / "in", number, files[number])
+    run_stream_flow(
+        spark, module.FLOW, module.run_pipeline, stream_args(tmp_path / "ck"), RunContext()
+    )
+    assert sorted(part_lines(tmp_path / "out")) == batch_output(spark, tmp_path, files)
+
+
+def test_stdio_source_can_not_stream(tmp_path: Path) -> None:
+    text = """
+    define flow main
+    flow
+      define connector src from stdio;
+      define connector dst from stdio with postprocessors = ["separate"] end;
+      define pipeline p pipeline select event from in into out; end;
+      create connector src; create connector dst; create pipeline p;
+      connect /connector/src to /pipeline/p;
+      connect /pipeline/p/out to /connector/dst;
+    end;
+    deploy flow main;
+    """
+    module = build(text)
+    with pytest.raises(StreamError, match="stdio source `main::src` can not stream: .*file"):
+        check_flow(module.FLOW, stream_args(tmp_path / "ck"))
