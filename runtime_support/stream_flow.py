@@ -14,8 +14,9 @@ Sources (each numbered on its own, interleaved as batch does: ``seq = index * n 
 - ``null``: nothing. Every other source (``stdio``) is an error naming these.
 
 Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
-``path/part-<batch>-<n>.json`` (each in emission order, names fixed by the batch id: a replayed
-micro-batch replaces its own, so the output is exactly once; ``write``/``truncate`` clear the
+``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs; each in emission order; ``run`` fixed by the checkpoint,
+``batch`` the micro-batch id: a replayed micro-batch replaces its own files, so the output is
+exactly once, and ``append`` never replaces another checkpoint's; ``write``/``truncate`` clear the
 folder when the checkpoint is new); ``stdio`` prints on the driver in emission order (a
 replayed micro-batch prints again); ``null`` discards. ``exit``: in the micro-batch where an event
 first reaches it, every sink keeps only the events before it in ``(seq, sub)`` order (earlier
@@ -26,11 +27,13 @@ from that checkpoint does nothing.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import shutil
 import sys
 import time
+import uuid
 from typing import Any
 
 from .connectors import RunContext, build_sink, build_source
@@ -45,7 +48,6 @@ from .stream_state import Numberer, StreamSettings
 from .streaming import (
     LINES_SCHEMA,
     STREAM_CONF,
-    PortWriter,
     StreamError,
     duration_ms,
     send_flush,
@@ -259,8 +261,8 @@ class FlowStreamSink:
     """``foreachBatch`` of a streaming flow: every sink's events of one micro-batch (see the
     module doc); ``exited`` once an event reached an ``exit`` connector."""
 
-    def __init__(self, flow: FlowSpec, checkpoint: str, ctx: RunContext) -> None:
-        self.checkpoint, self.ctx = checkpoint, ctx
+    def __init__(self, flow: FlowSpec, checkpoint: str, ctx: RunContext, run: str) -> None:
+        self.checkpoint, self.ctx, self.run = checkpoint, ctx, run
         self.files: dict[str, FileSink] = {}
         self.stdio: dict[str, tuple[StdioSink, str]] = {}
         self.exits: list[str] = []
@@ -295,7 +297,7 @@ class FlowStreamSink:
                 if stop is not None:
                     frame = before(frame, stop)
             for name, sink in sorted(self.files.items()):
-                write_part_files(frame.filter(F.col("port") == name), sink, batch_id)
+                write_part_files(frame.filter(F.col("port") == name), sink, batch_id, self.run)
             self._print(frame)
         finally:
             frame.unpersist()
@@ -317,38 +319,50 @@ class FlowStreamSink:
         self.ctx.stdout().flush()
 
 
-def write_part_files(frame: Any, sink: FileSink, batch_id: int) -> None:
-    """One micro-batch of a file sink: encoded part files moved in under names fixed by the
-    batch id (a replay replaces them), each in emission order."""
+def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> None:
+    """One micro-batch of a file sink: encoded part files, each in emission order, moved in as
+    ``part-<run>-<batch>-<n>.<ext>``: fixed by the checkpoint's ``run`` and the batch id, so a
+    replay replaces its own files and an ``append`` never replaces another checkpoint's."""
     target = spark_path(sink.path)
-    tmp = os.path.join(target, f"_tmp-{batch_id}")
+    tmp = os.path.join(target, f"_tmp-{run}-{batch_id}")
     ordered = frame.sortWithinPartitions("seq", "sub").select("value")
     encoded = ordered.mapInArrow(encoder(sink.codec), "value string")
     encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
-    PortWriter._commit(target, tmp, batch_id)
+    prefix = f"part-{run}-{batch_id:010d}-"
+    for old in glob.glob(os.path.join(glob.escape(target), prefix + "*")):
+        os.remove(old)
+    ext = "json" if sink.codec.name == "json" else "txt"
+    parts = sorted(p for p in os.listdir(tmp) if p.startswith("part-"))
+    for number, name in enumerate(parts):
+        os.replace(os.path.join(tmp, name), os.path.join(target, f"{prefix}{number:05d}.{ext}"))
     shutil.rmtree(tmp, ignore_errors=True)
 
 
 # The run ----------------------------------------------------------------------------------------
 
 
-def start_ns_of(checkpoint: str, ingest_ns: str) -> int:
-    """The metronome's time origin, fixed at the checkpoint's first run (0 for ``index``)."""
+def flow_meta(checkpoint: str, ingest_ns: str) -> dict[str, Any]:
+    """What the checkpoint fixes at its first run: ``start_ns``, the metronome's time origin
+    (0 for ``index``), and ``run``, the part-file prefix of its file sinks."""
     path = os.path.join(checkpoint, FLOW_META)
     if os.path.exists(path):
         with open(path, encoding="utf-8") as handle:
-            return int(json.load(handle)["start_ns"])
-    start = 0 if ingest_ns == "index" else time.time_ns()
+            return dict(json.load(handle))
+    meta = {
+        "start_ns": 0 if ingest_ns == "index" else time.time_ns(),
+        "run": uuid.uuid4().hex[:8],
+    }
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump({"start_ns": start}, handle)
-    return start
+        json.dump(meta, handle)
+    return meta
 
 
 def start_query(spark, flow, run_pipeline, args, settings: StreamSettings, sink) -> Any:
     """The flow's streaming query (started)."""
     from pyspark.sql import functions as F
 
-    inputs = stream_inputs(spark, flow, args, start_ns_of(args.checkpoint, args.ingest_ns))
+    start_ns = int(flow_meta(args.checkpoint, args.ingest_ns)["start_ns"])
+    inputs = stream_inputs(spark, flow, args, start_ns)
     union, _ports = run_pipeline(spark, inputs, False, settings)
     if union is None:  # nothing reaches a sink: the sources are still read
         first = next(iter(inputs.values()))
@@ -393,7 +407,8 @@ def run_stream_flow(
         spark.conf.set(key, value)
     fresh = not os.path.exists(os.path.join(args.checkpoint, "query"))
     settings = settings_for(args, spark, fingerprint)
-    sink = FlowStreamSink(flow, args.checkpoint, ctx)
+    run = str(flow_meta(args.checkpoint, args.ingest_ns)["run"])
+    sink = FlowStreamSink(flow, args.checkpoint, ctx, run)
     if sink.exited:
         return sink
     if fresh:
@@ -426,6 +441,9 @@ def stream_flow_main(
     except StreamError as err:
         print(f"Error: {err}", file=sys.stderr)
         return 2
+    except (ValueError, OSError) as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         for query in spark.streams.active if spark is not None else ():
             query.stop()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +19,9 @@ from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from runtime_support.stream_flow import check_flow, run_stream_flow
-from runtime_support.streaming import StreamError
+from runtime_support.stream_flow import run_stream_flow
+
+ROOT = Path(__file__).resolve().parents[1]
 
 METRONOME_FLOW = """
 define flow main
@@ -132,7 +135,7 @@ def test_metronome_keyed_window_until_exit(spark, tmp_path: Path) -> None:
     assert ticks == [
         {"connector": "metronome", "ingest_ns": (i + 1) * 100_000_000, "id": i} for i in range(8)
     ]
-    batches = {p.name.split("-")[1] for p in (tmp_path / "all").glob("part-*")}
+    batches = {p.name.split("-")[2] for p in (tmp_path / "all").glob("part-*")}
     assert len(batches) >= 2
     # A restart from the exited checkpoint runs nothing.
     again = run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
@@ -158,7 +161,7 @@ def test_file_folder_stream_equals_batch(spark, tmp_path: Path) -> None:
     run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
     got = sorted(part_lines(tmp_path / "out"))
     assert got == batch_output(spark, tmp_path, files)
-    batches = {p.name.split("-")[1] for p in (tmp_path / "out").glob("part-*")}
+    batches = {p.name.split("-")[2] for p in (tmp_path / "out").glob("part-*")}
     assert len(batches) >= 3  # one micro-batch per file, then the end-of-input one
 
 
@@ -178,19 +181,65 @@ def test_restart_continues_without_duplicates(spark, tmp_path: Path) -> None:
     assert sorted(part_lines(tmp_path / "out")) == batch_output(spark, tmp_path, files)
 
 
-def test_stdio_source_can_not_stream(tmp_path: Path) -> None:
-    text = """
-    define flow main
-    flow
-      define connector src from stdio;
-      define connector dst from stdio with postprocessors = ["separate"] end;
-      define pipeline p pipeline select event from in into out; end;
-      create connector src; create connector dst; create pipeline p;
-      connect /connector/src to /pipeline/p;
-      connect /pipeline/p/out to /connector/dst;
-    end;
-    deploy flow main;
-    """
-    module = build(text)
-    with pytest.raises(StreamError, match="stdio source `main::src` can not stream: .*file"):
-        check_flow(module.FLOW, stream_args(tmp_path / "ck"))
+STDIO_FLOW = """
+define flow main
+flow
+  @SRC@
+  define connector dst from stdio with postprocessors = ["separate"] end;
+  define pipeline p
+  pipeline
+    define window pair from tumbling with size = 2 end;
+    select {"k": group[0], "xs": aggr::win::collect_flattened(event.x)} from in[pair]
+    group by event.k into out;
+    select event.x from in where event.x > 8 into out;
+  end;
+  create connector src; create connector dst; create pipeline p;
+  connect /connector/src to /pipeline/p;
+  connect /pipeline/p/out to /connector/dst;
+end;
+deploy flow main;
+"""
+FILE_SOURCE = """define connector src from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;"""
+
+
+def test_stdio_source_can_not_stream(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    module = build(STDIO_FLOW.replace("@SRC@", "define connector src from stdio;"))
+    assert module.main(["--stream", "--checkpoint", str(tmp_path / "ck")]) == 2
+    err = capsys.readouterr().err
+    assert "the stdio source `main::src` can not stream: a streaming flow reads file, " in err
+    assert module.main(["--stream"]) == 2
+    assert "--stream needs --checkpoint DIR" in capsys.readouterr().err
+
+
+@pytest.mark.spark
+def test_cli_stream_to_stdio_is_the_batch_output(tmp_path: Path) -> None:
+    """The job's own command line, streaming a folder to stdio, prints what its batch run
+    prints, in the same order."""
+    for number, lines in enumerate([events(0, 5), events(5, 4), events(9, 5)]):
+        write_file(tmp_path / "in", number, lines)
+    troy = tmp_path / "flow.troy"
+    troy.write_text(
+        STDIO_FLOW.replace("@SRC@", FILE_SOURCE).replace("@IN@", json.dumps(str(tmp_path / "in")))
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    job = tmp_path / "job.py"
+    build_cmd = [sys.executable, "-m", "compiler", "build", str(troy), "-o", str(job)]
+    subprocess.run(build_cmd, check=True, env=env, cwd=ROOT)
+    common = [sys.executable, str(job), "--ingest-ns", "index"]
+    batch = subprocess.run(common, check=True, env=env, capture_output=True, text=True)
+    stream = [
+        *common,
+        *("--stream", "--checkpoint", str(tmp_path / "ck"), "--trigger", "available-now"),
+        *("--files-per-batch", "1", "--flush"),
+    ]
+    got = subprocess.run(stream, check=True, env=env, capture_output=True, text=True)
+    assert got.stdout.split() == batch.stdout.split()
+    # Worked by hand: x 0-13, k cycling a, b, c; count windows of 2 per k (partial ones are not
+    # emitted at the end), each before the `x > 8` select of the event that closes it.
+    windows = ["a", [0, 3]], ["b", [1, 4]], ["c", [2, 5]], ["a", [6, 9]], ["b", [7, 10]]
+    shown = [json.dumps({"k": k, "xs": xs}, separators=(",", ":")) for k, xs in windows]
+    last = json.dumps({"k": "c", "xs": [8, 11]}, separators=(",", ":"))
+    expected = [*shown[:4], "9", shown[4], "10", last, "11", "12", "13"]
+    assert batch.stdout.split() == expected
