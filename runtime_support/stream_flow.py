@@ -14,14 +14,14 @@ Sources (each numbered on its own, interleaved as batch does: ``seq = index * n 
 - ``null``: nothing. Every other source (``stdio``) is an error naming these.
 
 Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
-``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs; each in emission order; ``run`` fixed by the checkpoint,
-``batch`` the micro-batch id: a replayed micro-batch replaces its own files, so the output is
-exactly once, and ``append`` never replaces another checkpoint's; ``write``/``truncate`` clear the
-folder when the checkpoint is new); ``stdio`` prints on the driver in emission order (a
-replayed micro-batch prints again); ``null`` discards. ``exit``: in the micro-batch where an event
-first reaches it, every sink keeps only the events before it in ``(seq, sub)`` order (earlier
-micro-batches are already written), ``DIR/exited`` records it and the query stops; a restart
-from that checkpoint does nothing.
+``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs), each in emission order;
+``run`` is fixed by the checkpoint and ``batch`` is the micro-batch id, so a replayed micro-batch
+replaces its own files (the output is exactly once) and ``append`` never replaces another
+checkpoint's; ``write``/``truncate`` clear the folder when the checkpoint is new. ``stdio``
+prints on the driver in emission order (a replayed micro-batch prints again); ``null``
+discards. ``exit``: in the micro-batch where an event first reaches it, every sink keeps only the
+events before it in ``(seq, sub)`` order (earlier micro-batches are already written),
+``DIR/exited`` records it and the query stops; a restart from that checkpoint does nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +37,15 @@ import uuid
 from typing import Any
 
 from .connectors import RunContext, build_sink, build_source
-from .connectors.file import _QUOTE, FileSink, FileSource, _check_target, encoder, spark_path
+from .connectors.file import (
+    _QUOTE,
+    FileSink,
+    FileSource,
+    SingleFileSink,
+    _check_target,
+    encoder,
+    spark_path,
+)
 from .connectors.metronome import MetronomeSource
 from .connectors.simple import ExitSink, NullConnector
 from .connectors.stdio import StdioSink
@@ -75,8 +83,8 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
             raise StreamError(
                 "--flush ends the stream: use it with --trigger available-now or once"
             )
-    for conn, _port, _stream in flow.sources:
-        source = build_source(flow.connectors[conn])
+    built = [(build_source(flow.connectors[conn]), conn) for conn, _port, _stream in flow.sources]
+    for source, conn in built:
         if source is not None and not isinstance(
             source, (FileSource, MetronomeSource, NullConnector)
         ):
@@ -84,15 +92,15 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
                 f"the {flow.connectors[conn].kind} source `{flow.connectors[conn].alias}` can not "
                 "stream: a streaming flow reads file, metronome and null sources"
             )
+    if not any(isinstance(source, (FileSource, MetronomeSource)) for source, _ in built):
+        raise StreamError("nothing to stream: the flow has no file or metronome source")
     for _name, conn, _port in flow.sinks:
         sink = build_sink(flow.connectors[conn])
-        if sink is not None and not isinstance(
-            sink, (FileSink, StdioSink, NullConnector, ExitSink)
-        ):
+        if isinstance(sink, SingleFileSink):
             raise StreamError(
-                f"the sink `{flow.connectors[conn].alias}` can not stream (a file sink with "
-                "`single_file: true`?): a streaming flow writes file (part files), stdio, null "
-                "and exit sinks"
+                f"the file sink `{flow.connectors[conn].alias}` has `single_file: true`, which "
+                "can not stream: a streaming flow writes part files (no single_file), stdio, "
+                "null and exit sinks"
             )
 
 

@@ -211,6 +211,10 @@ def test_stdio_source_can_not_stream(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "the stdio source `main::src` can not stream: a streaming flow reads file, " in err
     assert module.main(["--stream"]) == 2
     assert "--stream needs --checkpoint DIR" in capsys.readouterr().err
+    single = FILE_FLOW.replace('"mode": "truncate"}', '"mode": "truncate", "single_file": true}')
+    module = build(single, IN=tmp_path, OUT=tmp_path / "out.json")
+    assert module.main(["--stream", "--checkpoint", str(tmp_path / "ck")]) == 2
+    assert "`main::dst` has `single_file: true`, which can not stream" in capsys.readouterr().err
 
 
 @pytest.mark.spark

@@ -4,6 +4,8 @@
 #                                     [--partitions N] [--master URL] [--conf KEY=VALUE]...
 # Run on a cluster:                 spark-submit --py-files runtime_support.zip job.py
 #   (build runtime_support.zip with `tremorc bundle`; file connector paths must be reachable)
+# Run as a streaming query:         python job.py --stream --checkpoint DIR [--trigger 1s|available-now|once]
+#   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/stream_flow.py)
 # A `file` sink's path is a folder of part files written by Spark, each in emission order
 # (`"single_file": true` in its config: one file, every event through the driver).
 """A Tremor flow compiled to a PySpark job by tremorc (see the header comment)."""
@@ -208,7 +210,13 @@ def main(argv=None):
     # Sinks (each output is the DataFrame value, seq, sub):
     #   output 'main/output/in' -> 'main::output' (file, path 'out.json', codec 'json') port 'in':
     #     Spark's text writer: part files in the folder at path, each in emission order
-    return flow_main(FLOW, run_pipeline, description="Tremor flow input.troy on Spark", argv=argv)
+    return flow_main(
+        FLOW,
+        run_pipeline,
+        description="Tremor flow input.troy on Spark",
+        argv=argv,
+        graph=(GRAPH, STAGES),
+    )
 
 
 if __name__ == "__main__":
