@@ -92,6 +92,11 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
                 f"the {flow.connectors[conn].kind} source `{flow.connectors[conn].alias}` can not "
                 "stream: a streaming flow reads file, metronome and null sources"
             )
+    if args.flush and any(isinstance(source, MetronomeSource) for source, _ in built):
+        raise StreamError(
+            "--flush ends the input, and a metronome never ends: end the flow with an exit "
+            "connector (or run without --flush)"
+        )
     if not any(isinstance(source, (FileSource, MetronomeSource)) for source, _ in built):
         raise StreamError("nothing to stream: the flow has no file or metronome source")
     for _name, conn, _port in flow.sinks:

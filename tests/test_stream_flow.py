@@ -215,6 +215,10 @@ def test_stdio_source_can_not_stream(tmp_path: Path, capsys: pytest.CaptureFixtu
     module = build(single, IN=tmp_path, OUT=tmp_path / "out.json")
     assert module.main(["--stream", "--checkpoint", str(tmp_path / "ck")]) == 2
     assert "`main::dst` has `single_file: true`, which can not stream" in capsys.readouterr().err
+    module = build(METRONOME_FLOW, WIN=tmp_path / "win", ALL=tmp_path / "all")
+    flush = ["--stream", "--checkpoint", str(tmp_path / "ck"), "--trigger", "once", "--flush"]
+    assert module.main(flush) == 2
+    assert "a metronome never ends" in capsys.readouterr().err
 
 
 @pytest.mark.spark
