@@ -41,7 +41,7 @@ from .job import (
 from .jsonio import decode_json
 from .progress import Progress
 from .session import under_spark_submit
-from .streaming import add_stream_options
+from .streaming import StreamError, add_stream_options, check_batch_args
 
 __all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
@@ -184,7 +184,7 @@ def flow_main(
     parser.add_argument("-i", "--input", help="what stdio sources read (default: stdin)")
     parser.add_argument("-o", "--output", help="where stdio sinks write (default: stdout)")
     parser.add_argument(
-        "--ticks", type=int, default=10, help="events each metronome emits (default 10)"
+        "--ticks", type=int, help="events each metronome emits (default 10; a stream: per run)"
     )
     add_ingest_ns_option(parser)
     add_flush_option(parser)
@@ -193,7 +193,7 @@ def flow_main(
     add_stream_options(parser)
     args = parser.parse_args(argv)
     ctx = RunContext(
-        ticks=max(0, args.ticks),
+        ticks=10 if args.ticks is None else max(0, args.ticks),
         stdin_path=args.input,
         stdout_path=args.output,
         ingest_ns=args.ingest_ns,
@@ -203,6 +203,10 @@ def flow_main(
         from .stream_flow import stream_flow_main
 
         return stream_flow_main(flow, run_pipeline, args, ctx, graph)
+    try:
+        check_batch_args(args)
+    except StreamError as err:
+        parser.error(str(err))
     try:
         for spec in flow.connectors:
             check_inputs(spec, ctx, files=not server_files(args))

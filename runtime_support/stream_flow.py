@@ -74,7 +74,18 @@ def finite(args: argparse.Namespace) -> bool:
 
 
 def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
-    """The flow and the options can stream (StreamError naming what is supported)."""
+    """The flow and the options can stream (StreamError naming what is supported); fills in
+    the defaults (``--trigger 1s``, ``--tick 100ms``)."""
+    if getattr(args, "no_flush", False):
+        raise StreamError("--no-flush is for batch runs: a stream ends its input only with --flush")
+    if getattr(args, "input", None):
+        raise StreamError("-i is what stdio sources read, and a streaming flow reads no stdio")
+    args.trigger = args.trigger or "1s"
+    args.tick = args.tick or "100ms"
+    if args.ticks is not None and not finite(args):
+        raise StreamError(
+            "--ticks sets a finite run's metronome ticks: --trigger available-now/once"
+        )
     if not args.checkpoint:
         raise StreamError("--stream needs --checkpoint DIR")
     if not finite(args):
@@ -209,7 +220,7 @@ def metronome_events(
     from pyspark.sql import functions as F
 
     if finite(args):
-        per_batch = max(1, args.ticks)
+        per_batch = max(1, 10 if args.ticks is None else args.ticks)
     else:
         per_batch = duration_ms(args.trigger) * 1_000_000 // max(1, source.interval)
         per_batch = min(100_000, max(1, per_batch))

@@ -94,7 +94,7 @@ def stream_args(checkpoint: Path, **overrides: Any) -> argparse.Namespace:
         "state_ttl": None,
         "ingest_ns": "index",
         "partitions": None,
-        "ticks": 10,
+        "ticks": None,
     }
     values.update(overrides)
     return argparse.Namespace(**values)
@@ -219,6 +219,11 @@ def test_stdio_source_can_not_stream(tmp_path: Path, capsys: pytest.CaptureFixtu
     flush = ["--stream", "--checkpoint", str(tmp_path / "ck"), "--trigger", "once", "--flush"]
     assert module.main(flush) == 2
     assert "a metronome never ends" in capsys.readouterr().err
+    assert module.main(["--stream", "--checkpoint", "ck", "--ticks", "5"]) == 2
+    assert "--ticks sets a finite run's metronome ticks" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # a batch run given a streaming option: argparse's exit 2
+        module.main(["--checkpoint", str(tmp_path / "ck")])
+    assert "--checkpoint is an option of --stream runs" in capsys.readouterr().err
 
 
 @pytest.mark.spark
