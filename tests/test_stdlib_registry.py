@@ -101,3 +101,18 @@ def test_every_function_is_marked_pure_or_impure() -> None:
         assert not (fn.const and not fn.pure), f"{fn.name} is const, so it must be pure"
         assert not (fn.needs_ctx and fn.pure), f"{fn.name} reads the event, so it is impure"
     assert fns["std::math::max"].pure and fns["std::time::nanos::from_millis"].pure
+
+
+def test_an_unknown_aggregate_is_a_compile_error_naming_the_aggregates() -> None:
+    from compiler.diagnostics import CompileError
+    from compiler.pipeline import compile_source
+    from compiler.source import Source
+
+    text = (
+        "define window w from tumbling with size = 2 end;\n"
+        "select aggr::win::collect(event) from in[w] into out;\n"
+    )
+    with pytest.raises(CompileError) as e:
+        compile_source(Source("q.trickle", text), "query")
+    assert "Unknown aggregate function `aggr::win::collect`" in str(e.value)
+    assert "aggr::win::collect_flattened" in str(e.value)

@@ -13,6 +13,7 @@ from ..ast import query as Q
 from ..ast import script as S
 from ..ast.common import Node
 from ..diagnostics import CompileError
+from ..registry import AGGREGATES
 from ..source import Source, Span
 from .elaboration import Elaboration
 from .query_scope import (
@@ -129,7 +130,15 @@ def check_aggregates(select: Q.Select, source: Source) -> None:
 
     for node in select.target.walk():
         if isinstance(node, S.Call) and tuple(node.module) in AGGR_MODULES:
-            fn = registry.lookup("::".join((*node.module, node.name)))
+            name = "::".join((*node.module, node.name))
+            fn = registry.lookup(name)
+            if fn is None:
+                known = ", ".join(AGGREGATES.supported())
+                raise _err(
+                    f"Unknown aggregate function `{name}`; the aggregates are {known}",
+                    node.span,
+                    source,
+                )
             if fn is not None:
                 n = len(node.args)
                 if n < fn.min_arity or (fn.max_arity is not None and n > fn.max_arity):
