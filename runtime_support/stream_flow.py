@@ -58,6 +58,7 @@ from .streaming import (
     STREAM_CONF,
     StreamError,
     duration_ms,
+    flush_done,
     send_flush,
     settings_for,
 )
@@ -442,6 +443,7 @@ def run_stream_flow(
         if args.flush and not sink.exited:
             send_flush(args.checkpoint)
             await_query(start_query(spark, flow, run_pipeline, args, settings, sink), sink)
+            flush_done(args.checkpoint)
     finally:
         ctx.close()
     return sink

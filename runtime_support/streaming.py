@@ -284,12 +284,30 @@ def start_query(
 
 
 def send_flush(checkpoint: str) -> None:
-    """One end-of-input signal file for the next micro-batch."""
+    """The end-of-input signal file of the next flush, unless it is there already (a run killed
+    after writing it and before the flush was done: the signal is then still to be read)."""
     signals = os.path.join(checkpoint, "signals")
-    number = len(os.listdir(signals))
-    path = os.path.join(signals, f"end-{number:08d}.txt")
+    path = os.path.join(signals, f"end-{_flushes_done(checkpoint):08d}.txt")
+    if os.path.exists(path):
+        return
     with open(path + ".tmp", "w", encoding="utf-8") as handle:
         handle.write("end\n")
+    os.replace(path + ".tmp", path)
+
+
+def _flushes_done(checkpoint: str) -> int:
+    try:
+        with open(os.path.join(checkpoint, "flushes"), encoding="utf-8") as handle:
+            return int(handle.read().strip() or 0)
+    except FileNotFoundError:
+        return 0
+
+
+def flush_done(checkpoint: str) -> None:
+    """Record that the last signal was read and its micro-batch committed."""
+    path = os.path.join(checkpoint, "flushes")
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(str(_flushes_done(checkpoint) + 1))
     os.replace(path + ".tmp", path)
 
 
@@ -323,5 +341,6 @@ def run_until_done(
         query.processAllAvailable()
         send_flush(args.checkpoint)
         query.processAllAvailable()
+        flush_done(args.checkpoint)
     finally:
         query.stop()

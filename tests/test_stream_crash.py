@@ -55,7 +55,7 @@ from tag[three, span]
 group by event.k
 into out;
 """
-FILES, PER_FILE, KEYS = 30, 12, 5
+FILES, PER_FILE, KEYS = 20, 12, 5
 KILLS, SEED = 5, 20261124
 PORTS = ("out", "err", "error_log")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -150,7 +150,7 @@ def test_sigkill_mid_stream_loses_and_duplicates_nothing(spark, tmp_path: Path) 
     crashed, uninterrupted = tmp_path / "crashed", tmp_path / "plain"
     files = _part_files(crashed)
     assert files == _part_files(uninterrupted)
-    assert len({name.split("-")[1] for name in files["out"]}) >= 10  # many micro-batches
+    assert len({name.split("-")[1] for name in files["out"]}) >= 7  # many micro-batches
     lines = _read_back(spark, crashed)
     assert lines == _read_back(spark, uninterrupted)
     counts = Counter(json.loads(line)["key"] for line in lines["out"].elements())
