@@ -264,6 +264,13 @@ class SelectOperator(Sink):
         ctx.window = frame.spec.name
         self._emit_target(self._event, ctx, results)
 
+    def late(self, record: dict[str, Any]) -> None:
+        """A late event leaves on ``late`` with its payload (README "Window extensions")."""
+        assert self._event is not None
+        event = self._event
+        value = {**record, "event": event.value}
+        self._out.append(("late", Event(value, event.meta, event.ingest_ns, event.origin_uri)))
+
     def _emit_target(self, event: Event, ctx: EventContext, aggrs: list[Any] | None) -> None:
         spec = self.spec
         value, _ = spec.target.run(event.value, event.meta, aggrs, ctx)

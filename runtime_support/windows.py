@@ -12,6 +12,9 @@ Ticks (:func:`tick_frames`): only the first frame of a chain decides. An ``inter
 without a time script closes once ``now >= next`` (the end-of-input tick :data:`END_OF_INPUT`
 closes every open one); a ``state`` window runs its ``script from tick``; ``size`` windows and
 script-timed intervals ignore ticks. An emission merges upward as on events.
+
+Sliding, session and event-time windows are :mod:`runtime_support.windows_ext`'s; a chain of
+one of them holds one :class:`~runtime_support.windows_ext.ExtWindow` instead of frames.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .context import EventContext
 from .errors import TremorError
 from .graph import END_OF_INPUT
 from .jsonio import encode_json
+from .windows_ext import EXT_KINDS, ExtWindow, new_ext_window
 
 __all__ = [
     "Code",
@@ -84,7 +88,8 @@ class Code:
 
 @dataclass(frozen=True)
 class WindowSpec:
-    """A ``define window``: ``kind`` is ``size``, ``interval`` or ``state``."""
+    """A ``define window``: ``kind`` is ``size``, ``interval`` or ``state``, or one of the
+    extension kinds of :mod:`runtime_support.windows_ext` (``EXT_KINDS``)."""
 
     name: str
     kind: str
@@ -95,6 +100,8 @@ class WindowSpec:
     max_groups: int | None = None
     tick_script: Code | None = None
     tick_reply_span: tuple[int, int] = (0, 0)
+    slide: int = 0  # sliding windows (windows_ext.py)
+    lateness: int = 0  # event-time windows (windows_ext.py)
 
 
 class Frame:
@@ -183,8 +190,10 @@ class Frame:
         )
 
 
-def new_frames(specs: tuple[WindowSpec, ...], aggr_paths: tuple[str, ...]) -> list[Frame]:
-    """A fresh chain of frames for a new group."""
+def new_frames(specs: tuple[WindowSpec, ...], aggr_paths: tuple[str, ...]) -> list[Any]:
+    """A fresh chain of frames for a new group (an extension window stands alone)."""
+    if specs[0].kind in EXT_KINDS:
+        return [new_ext_window(specs[0], aggr_paths)]
     return [Frame(spec, aggr_paths) for spec in specs]
 
 
@@ -195,6 +204,10 @@ class Sink:
         raise NotImplementedError
 
     def emit(self, frame: Frame) -> None:
+        raise NotImplementedError
+
+    def late(self, record: dict[str, Any]) -> None:
+        """A late event (extension windows): ``record`` names the window and watermark."""
         raise NotImplementedError
 
 
@@ -222,6 +235,9 @@ def run_frames(
     """Feed the event to ``frames[index]`` (and up the chain on emission); True when the group
     holds no data any more and may be removed."""
     frame = frames[index]
+    if isinstance(frame, ExtWindow):
+        frame.on_event(event, meta, ctx, sink)
+        return False
     emit, include = frame.trigger(event, meta, ctx)
     if include:
         _record(frame, sink, prev)
@@ -244,6 +260,9 @@ def tick_frames(frames: list[Frame], now: int, ctx: EventContext, sink: Sink) ->
     """A tick at ``now`` for one group's chain (the sink's current event is the tick's: payload
     null, meta ``{}``); True when the group holds no data any more and may be removed."""
     frame = frames[0]
+    if isinstance(frame, ExtWindow):
+        frame.on_tick(now, sink)
+        return False
     if not frame.on_tick(now, ctx):
         return False
     if frame.holds_data:

@@ -79,13 +79,13 @@ def test_unsupported_preprocessor_item() -> None:
     assert "preprocessor `base64` is not supported" in message
 
 
-def test_sliding_window_is_rejected_at_its_kind() -> None:
+def test_sliding_window_without_slide_is_rejected_at_its_kind() -> None:
     text = "define window w from sliding\nwith\n  size = 3\nend;\n" + (
         "select aggr::stats::count() from in[w] into out;\n"
     )
     line, under, message = _error(text, "query")
     assert (line, under) == (1, "sliding")
-    assert "supported window kinds are: tumbling" in message
+    assert "`slide`" in message
 
 
 def test_unknown_operator_is_rejected_at_its_kind() -> None:

@@ -109,6 +109,10 @@ def window_code(window: G.Window, em: Emitter, node: str) -> str:
     if window.tick_script is not None:
         parts.append(f"tick_script={em.script(window.tick_script, node, role, 'tick')}")
         parts.append(f"tick_reply_span={window.tick_reply_span!r}")
+    if window.slide:
+        parts.append(f"slide={window.slide!r}")
+    if window.lateness:
+        parts.append(f"lateness={window.lateness!r}")
     em.imports.add("runtime_support.windows:WindowSpec")
     return f"WindowSpec({', '.join(parts)})"
 

@@ -168,7 +168,7 @@ class Window:
     """A window a select reads through, from its ``define window`` and the select's args."""
 
     name: str
-    kind: str  # "size", "interval" or "state"
+    kind: str  # "size", "interval", "state" or an extension kind (windows_ext.EXT_KINDS)
     amount: Any
     script: Embedded | None = None
     reply_span: tuple[int, int] | None = None  # the window script (its errors point here)
@@ -176,10 +176,19 @@ class Window:
     max_groups: Constant | None = None
     tick_script: Embedded | None = None  # ``script from tick`` (state windows, runtime ticks)
     tick_reply_span: tuple[int, int] | None = None  # the tick script (its errors point here)
+    slide: int = 0  # sliding windows (README "Window extensions")
+    lateness: int = 0  # event-time windows
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
+    @property
+    def late(self) -> bool:
+        """An extension time window on a script's time (event time): it may see late events."""
+        return self.kind in ("sliding_interval", "session", "event_interval") and bool(self.script)
+
     def dump(self) -> str:
-        extra = " script" if self.script is not None else ""
+        extra = f" slide={self.slide}" if self.kind.startswith("sliding") else ""
+        extra += " script" if self.script is not None else ""
+        extra += f" lateness={self.lateness}" if self.late else ""
         extra += " tick-script" if self.tick_script is not None else ""
         return f"window {self.name!r} {self.kind}={self.amount!r}{extra}"
 
@@ -232,7 +241,12 @@ class SelectNode(GraphNode):
 
     @property
     def out_ports(self) -> tuple[str, ...]:
-        return ("out", "error")
+        """``late``: late events of an event-time window (README "Window extensions")."""
+        return ("out", "error", "late") if self.late else ("out", "error")
+
+    @property
+    def late(self) -> bool:
+        return any(w.late for w in self.windows)
 
     def dump(self) -> str:
         clauses = [c for c in ("where", "having", "group") if getattr(self, c) is not None]

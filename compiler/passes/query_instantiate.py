@@ -57,6 +57,8 @@ class _Instantiator:
         self.streams: dict[str, str] = {}  # visible name -> node name (streams/ops/scripts)
         self.subs: dict[str, tuple[dict[str, str], dict[str, str]]] = {}  # alias -> (in, out)
         self.selects = 0
+        self.implicit_late = False  # a ``.trickle`` file's late port appears on demand
+        self.extra_into: list[str] = []
         for port in from_ports:
             self._add(G.PortNode(name=path + port, port=port, direction="from"), port)
         for port in into_ports:
@@ -203,6 +205,25 @@ class _Instantiator:
         self.links.append(G.Link(source=src, target=(node.name, "in")))
         self.links.append(G.Link(source=(node.name, "out"), target=dst))
         self.errors.append((node.name, "error"))
+        if node.late:
+            self.links.append(G.Link(source=(node.name, "late"), target=self._late(stmt)))
+
+    def _late(self, stmt: Q.Select) -> G.Endpoint:
+        """Where late events go (README "Window extensions"): the pipeline's stream or port
+        ``late``; a ``.trickle`` file gets the output port ``late`` when it needs one, a
+        defined pipeline must declare it (nothing is dropped unseen)."""
+        if "late" not in self.streams and self.implicit_late:
+            node = G.PortNode(name=self.path + "late", port="late", direction="into")
+            self._add(node, "late")
+            self.extra_into.append("late")
+        if "late" not in self.streams:
+            raise CompileError(
+                "An event-time window sends late events to the pipeline's `late` port: declare "
+                "it (`into out, err, late`) or create a stream `late`",
+                stmt.span,
+                source=self.scope.source,
+            )
+        return self.streams["late"], "in"
 
 
 def instantiate_pipeline(
@@ -215,15 +236,18 @@ def instantiate_pipeline(
     into_ports: tuple[str, ...] = DEFAULT_INTO,
     node_prefix: str = "",
     modules: dict[tuple[str, ...], Any] | None = None,
+    implicit_late: bool = False,
 ) -> G.PipelineGraph:
-    """Instantiate a pipeline body with bound ``args``; node names start with ``node_prefix``."""
+    """Instantiate a pipeline body with bound ``args``; node names start with ``node_prefix``
+    (``implicit_late``: add the output port ``late`` when an event-time window needs it)."""
     scope = Scope(source, tuple(s for s in stmts if isinstance(s, S.Use)), elab=elab)
     with_module_scopes(scope, modules if modules is not None else load_query_modules(stmts, source))
     inst = _Instantiator(scope, node_prefix, {} if args is None else args, from_ports, into_ports)
+    inst.implicit_late = implicit_late
     inst.build(stmts)
     return G.PipelineGraph(
         inputs=tuple((p, inst.streams[p]) for p in from_ports),
-        outputs=tuple((p, inst.streams[p]) for p in into_ports),
+        outputs=tuple((p, inst.streams[p]) for p in (*into_ports, *inst.extra_into)),
         nodes=tuple(inst.nodes),
         links=tuple(inst.links),
         errors=tuple(inst.errors),
@@ -246,4 +270,5 @@ def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.Pi
         elab,
         from_ports=config_ports(query, "from", DEFAULT_FROM),
         into_ports=config_ports(query, "into", DEFAULT_INTO),
+        implicit_late=True,
     )

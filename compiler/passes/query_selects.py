@@ -22,6 +22,7 @@ from ..diagnostics import CompileError
 from ..ir import graph as G
 from ..registry.checks import check_window
 from .query_scope import PlainError, Scope, const_value, embed, group_components
+from .window_ext import EXT_KINDS, ext_window_ir, is_extension
 
 AGGR_MODULES = (("aggr", "stats"), ("aggr", "win"))
 BAD_WINDOW = "Bad window configuration, only one of `size`, `interval`, or `state` is allowed."
@@ -125,6 +126,8 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
     assert isinstance(defn, Q.DefineWindow)
     config = {e.key.name: const_value(e.value, wscope, args, e.span) for e in defn.config}
     check_window(defn, config, wscope.source)
+    if is_extension(defn, config):
+        return ext_window_ir(target, defn, config, wscope)
     if (
         "size" in config
         and "interval" in config
@@ -154,6 +157,21 @@ def window_ir(target: Q.Target, scope: Scope, args: Any) -> G.Window:
         tick_reply_span=tick_reply,
         span=target.span,
     )
+
+
+def _alone(windows: tuple[G.Window, ...], scope: Scope) -> None:
+    """An extension window can not be part of a tilt-frame chain (its windows overlap or end
+    out of order, so there is no one window to merge up the chain)."""
+    if len(windows) < 2:
+        return
+    for window in windows:
+        if window.kind in EXT_KINDS:
+            raise CompileError(
+                f"Window `{window.name}` ({window.kind}) must be the select's only window: "
+                "tilt-frame chains `[w1, w2, …]` take tumbling windows only",
+                window.span,
+                source=scope.source,
+            )
 
 
 def _windowed(select: Q.Select) -> tuple[S.Expr, tuple[S.Call, ...], S.Expr | None]:
@@ -189,6 +207,7 @@ def check_select_scripts(select: Q.Select, scope: Scope) -> None:
 def select_ir(select: Q.Select, name: str, scope: Scope, args: Any) -> G.SelectNode:
     """The select node ``name`` (errors in the order the clauses are evaluated)."""
     windows = tuple(window_ir(w, scope, args) for w in select.windows)
+    _alone(windows, scope)
     target_code, aggr_args, aggrs = select_clauses(select, scope)
     aggregates = tuple("::".join((*a.module, a.name)) for a in aggrs)
     where = embedded(select.where, scope) if select.where is not None else None
