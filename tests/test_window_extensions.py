@@ -287,3 +287,21 @@ def test_fixtures_compile_and_run(program: Path) -> None:
     rows = [(i, json.loads(line)) for i, line in enumerate(lines)]
     during, ticked = _run(program.read_text(), rows)
     assert during or ticked[0]
+
+
+@pytest.mark.spark
+def test_late_events_reach_the_jobs_late_port(spark, tmp_path: Path) -> None:
+    """Through Spark, as a user runs it: ``-o DIR`` writes ``DIR/late/`` beside ``DIR/out/``
+    (the same events as :func:`test_event_time_tumbling_with_watermark_and_a_late_event`)."""
+    module = _job(EVENT_TUMBLING)
+    source = tmp_path / "in.json"
+    source.write_text("".join(f'{{"t":{t}}}\n' for t in [1, 12, 8, 16, 3, 25]))
+    target = tmp_path / "out"
+    assert module.main(["-i", str(source), "-o", str(target), "--ingest-ns", "index"]) == 0
+
+    def lines(port: str) -> list[str]:
+        return [line for part in sorted(target.glob(f"{port}/part-*")) for line in part.open()]
+
+    assert lines("out") == ["[1,8]\n", "[12,16]\n", "[25]\n"]
+    late = '{"window":"w","time":3,"watermark":11,"closed":[[0,10]],"event":{"t":3}}\n'
+    assert lines("late") == [late]
