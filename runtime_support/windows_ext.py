@@ -66,16 +66,21 @@ class ExtWindow:
     # -- events --------------------------------------------------------------------------------
 
     def on_event(self, event: Any, meta: Any, ctx: EventContext, sink: Any) -> None:
-        """Close what the event's time closes, then add the event to its windows."""
+        """Close what the event's time closes, then add the event to its windows. The event's
+        time and aggregate arguments are evaluated before any state changes, so an error in
+        them (the event goes to the select's error port) leaves the windows as they were."""
         if self.spec.kind == "sliding_size":
-            self._count_event(sink)
+            self._count_event(sink.aggr_args(self))
+            if self.panes[min(self.panes)].end == self.seen:
+                self._emit(self.panes.pop(min(self.panes)), sink)
             return
         now = self._time(event, meta, ctx)
+        args = sink.aggr_args(self)
         self._advance(now - self.spec.lateness, sink)
         if self.spec.kind == "session":
-            self._session_event(now, sink)
+            self._session_event(now, args, sink)
         else:
-            self._range_event(now, sink)
+            self._range_event(now, args, sink)
 
     def _time(self, event: Any, meta: Any, ctx: EventContext) -> int:
         """The event's time: the window script's value (u64 ns) or its ingest time."""
@@ -88,27 +93,22 @@ class ExtWindow:
             return value
         raise RenderedError("Error: Data based window didn't provide a valid value")
 
-    def _count_event(self, sink: Any) -> None:
-        """Count windows: one opens every ``slide`` events, each emits (with the event) once it
-        holds ``size`` events; at most one emits per event."""
+    def _count_event(self, args: list[tuple[Any, ...]]) -> None:
+        """Count windows: one opens every ``slide`` events and takes ``size`` events; the
+        caller emits the earliest once it is full (at most one per event, with the event)."""
         spec = self.spec
         if self.seen % spec.slide == 0:
             self.panes[self.seen] = Pane(self.seen, self.seen + spec.amount, self.paths)
         self.seen += 1
-        args = sink.aggr_args(self)
         for pane in self.panes.values():
             pane.take(args)
-        first = min(self.panes)
-        if self.panes[first].end == self.seen:
-            self._emit(self.panes.pop(first), sink)
 
-    def _range_event(self, now: int, sink: Any) -> None:
+    def _range_event(self, now: int, args: list[tuple[Any, ...]], sink: Any) -> None:
         """Interval windows ``[k*slide, k*slide + interval)`` covering ``now``, earliest
         first; the ones already closed make the event late."""
         spec = self.spec
         size, slide = spec.amount, spec.slide
         first = ((now - size) // slide + 1) * slide
-        args: list[tuple[Any, ...]] | None = None
         closed: list[list[int]] = []
         for start in range(first, now + 1, slide):
             end = start + size
@@ -118,12 +118,11 @@ class ExtWindow:
             pane = self.panes.get(start)
             if pane is None:
                 pane = self.panes[start] = Pane(start, end, self.paths)
-            args = sink.aggr_args(self) if args is None else args
             pane.take(args)
         if closed:
             self._late(now, closed, sink)
 
-    def _session_event(self, now: int, sink: Any) -> None:
+    def _session_event(self, now: int, args: list[tuple[Any, ...]], sink: Any) -> None:
         """Join (and merge) every open session the event is within ``gap`` of; a lone event
         whose own session ``[now, now + gap]`` is already over is late."""
         gap = self.spec.amount
@@ -135,7 +134,7 @@ class ExtWindow:
             self.panes[now] = Pane(now, now, self.paths)
             near = [now]
         pane = self.panes.pop(near[0])
-        pane.take(sink.aggr_args(self))
+        pane.take(args)
         pane.last = max(pane.last, now)
         for start in near[1:]:
             other = self.panes.pop(start)

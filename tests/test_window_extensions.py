@@ -177,6 +177,14 @@ def test_event_time_sessions_merge_when_an_event_bridges_them() -> None:
     assert ticked == [("out", [0, 5, 10])]
 
 
+def test_a_bad_time_is_the_events_error_and_leaves_the_windows_alone() -> None:
+    # "x" is no u64: that event goes to error_log; 0 and 1 still share one session
+    during, (ticked,) = _run(EVENT_SESSION.format(lateness=0), _ts([0, "x", 1]))
+    assert [port for port, _ in during] == ["error_log"]
+    assert "Data based window didn't provide a valid value" in during[0][1]["error"]
+    assert ticked == [("out", [0, 1])]
+
+
 # -- compile-time checks ------------------------------------------------------------------------
 
 BAD = [
