@@ -143,3 +143,16 @@ def test_synthetic_program_is_partition_invariant(program: Path, spark: Any) -> 
     lines = synthetic_lines(240)
     streams = {"in": lines}
     _differential(spark, job, program.stem, streams, None, _golden_ingest_ns)
+
+
+WINDOWS_EXT = sorted((ROOT / "tests" / "fixtures" / "windows_ext").glob("*.trickle"))
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("program", WINDOWS_EXT, ids=lambda p: p.stem)
+def test_window_extension_is_partition_invariant(program: Path, spark: Any) -> None:
+    """Sliding, session and event-time windows (README "Window extensions") on their own
+    input (``<stem>.in.jsonl``, ingest time = position), against one thread."""
+    job = compile_source(read_source(program), "query").job
+    lines = (program.parent / f"{program.stem}.in.jsonl").read_text().splitlines()
+    _differential(spark, job, program.stem, {"in": lines}, None, lambda seq: seq)

@@ -191,6 +191,7 @@ BAD = [
     ("sliding with size = 3 end", "sliding", "Missing required config key `slide`"),
     ("sliding with size = 3, slide = 4 end", "4", "`slide` (4) must not exceed `size` (3)"),
     ("sliding with size = 3, slide = 0 end", "0", "`slide` must be at least 1"),
+    ("sliding with interval = 10001, slide = 1 end", "1", "at most 10000"),
     ("sliding with size = 2, interval = 2, slide = 1 end", "interval", "exactly one of"),
     ("sliding with slide = 1 end", "sliding", "exactly one of"),
     ("session with gap = 0 end", "0", "`gap` must be at least 1"),

@@ -4,7 +4,8 @@ and event-time (``lateness``) windows, for :func:`compiler.passes.query_selects.
 Needs: a ``define window`` whose ``with`` keys the registry accepted (names and types).
 Establishes: a :class:`~compiler.ir.graph.Window` of kind ``sliding_size``,
 ``sliding_interval``, ``session`` or ``event_interval`` with ``amount`` ≥ 1, ``1 ≤ slide ≤
-amount`` for sliding windows, and ``lateness`` only with a time ``script`` (event time).
+amount`` and ``amount / slide`` ≤ :data:`MAX_OVERLAP` for sliding windows, and ``lateness``
+only with a time ``script`` (event time).
 Errors: every bad combination, as a CompileError at the key (or clause) at fault naming what is
 supported.
 """
@@ -21,6 +22,8 @@ from .query_scope import Scope, embed
 
 #: The IR window kinds built here (runtime_support.windows_ext implements the same set).
 EXT_KINDS = frozenset({"sliding_size", "sliding_interval", "session", "event_interval"})
+#: The most windows one event of a sliding window may belong to (``ceil(amount / slide)``).
+MAX_OVERLAP = 10_000
 EVENT_TIME = "add a `script` returning the event's time in ns (event time)"
 
 
@@ -98,6 +101,12 @@ def _kind(check: _Checker, config: dict[str, Any]) -> tuple[str, int, int]:
         raise check.fail(
             f"`slide` ({slide}) must not exceed `{measures[0]}` ({amount}): every event must "
             "belong to some window",
+            check.value("slide"),
+        )
+    if -(-amount // slide) > MAX_OVERLAP:
+        raise check.fail(
+            f"`{measures[0]}` / `slide` = {-(-amount // slide)}: an event would belong to that "
+            f"many windows; at most {MAX_OVERLAP} are supported",
             check.value("slide"),
         )
     return ("sliding_size" if measures[0] == "size" else "sliding_interval"), amount, slide
