@@ -358,7 +358,8 @@ def _node_meaning(op: Any) -> str:
     if kind == "SelectOperator":
         select = op.spec
         windows = [
-            (w.name, w.kind, w.amount, w.max_groups, repr(w.init_state), _code(w.script))
+            (w.name, w.kind, w.amount, w.slide, w.lateness, w.max_groups, repr(w.init_state))
+            + (_code(w.script),)
             for w in select.windows
         ]
         return repr((kind, windows, select.aggregates, _group(select.group)))

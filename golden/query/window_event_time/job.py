@@ -15,8 +15,9 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.paths import get_field, get_index
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
 
 SOURCE = '# tremorc extension: event-time sliding windows [50k, 50k + 100) over `ms`, lateness 30;\n# no group by (one global group); late events reach the job\'s `late` port\ndefine window w from sliding with interval = 100, slide = 50, lateness = 30 script event.ms end;\nselect {"n": aggr::stats::count(), "max": aggr::stats::max(event.ms)} from in[w] into out;\n'
@@ -102,7 +103,7 @@ STAGES = (
 )
 
 
-def run_pipeline(spark, inputs, flush_at_end=True):
+def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
@@ -112,16 +113,31 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
+    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (single): select #select1: windows without group by: one group, in one ordered
     # partition.
     # One partition: every event in Tremor's order (seq, path).
-    stage0 = (
-        events.repartition(1)
-        .sortWithinPartitions("seq", "stream")
-        .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
-    )
-    # Read more than once: keep it rather than run the stage again.
-    stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    if streaming is None:
+        stage0 = (
+            events.repartition(1)
+            .sortWithinPartitions("seq", "stream")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
+        )
+        # Read more than once: keep it rather than run the stage again.
+        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
+    else:
+        stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
+    if streaming is not None:
+        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
+        return stream_outputs(
+            {
+                "err": [stage0],
+                "error_log": [stage0],
+                "late": [stage0],
+                "out": [stage0],
+            }
+        )
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
         "err": port_output(stage0, "err"),
@@ -133,7 +149,12 @@ def run_pipeline(spark, inputs, flush_at_end=True):
 
 def main(argv=None):
     """Command line: read JSON lines, run the pipeline, write every emitted event."""
-    return run_job_cli(run_pipeline, description="Tremor program input.trickle on Spark", argv=argv)
+    return run_job_cli(
+        run_pipeline,
+        description="Tremor program input.trickle on Spark",
+        argv=argv,
+        graph=(GRAPH, STAGES),
+    )
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.paths import get_field, get_index
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, port_output
+from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
 
 SOURCE = '# tremorc extension: sessions per host on the events\' own time (`ms`), gap 20, lateness 50\ndefine window w from session with gap = 20, lateness = 50 script event.ms end;\nselect {"host": group[0], "n": aggr::stats::count(), "first": aggr::stats::min(event.ms)}\nfrom in[w] group by event.host into out;\n'
@@ -120,7 +121,7 @@ STAGES = (
 )
 
 
-def run_pipeline(spark, inputs, flush_at_end=True):
+def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
     final tick after the last event flushes open time windows and timed batches."""
@@ -130,22 +131,42 @@ def run_pipeline(spark, inputs, flush_at_end=True):
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
+    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
+    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input in: a source, runs on the reader's splits.
     # Job outputs ride along into stage 1 (no second pass here).
-    stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-    )
+    if streaming is None:
+        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        )
+    else:
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        )
     # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
     # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
     # Tremor's order (seq, path).
-    stage1 = (
-        stage0.filter(F.col("stage") == 1)
-        .repartition("key")
-        .sortWithinPartitions("seq", "path")
-        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
-    )
-    # Read more than once: keep it rather than run the stage again.
-    stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
+    if streaming is None:
+        stage1 = (
+            stage0.filter(F.col("stage") == 1)
+            .repartition("key")
+            .sortWithinPartitions("seq", "path")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
+        )
+        # Read more than once: keep it rather than run the stage again.
+        stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
+    else:
+        stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
+    if streaming is not None:
+        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
+        return stream_outputs(
+            {
+                "err": [stage1],
+                "error_log": [stage1],
+                "late": [stage1],
+                "out": [stage1],
+            }
+        )
     # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
     return {
         "err": port_output(stage1, "err"),
@@ -157,7 +178,12 @@ def run_pipeline(spark, inputs, flush_at_end=True):
 
 def main(argv=None):
     """Command line: read JSON lines, run the pipeline, write every emitted event."""
-    return run_job_cli(run_pipeline, description="Tremor program input.trickle on Spark", argv=argv)
+    return run_job_cli(
+        run_pipeline,
+        description="Tremor program input.trickle on Spark",
+        argv=argv,
+        graph=(GRAPH, STAGES),
+    )
 
 
 if __name__ == "__main__":
