@@ -318,15 +318,13 @@ def test_late_events_reach_the_jobs_late_port(spark, tmp_path: Path) -> None:
 
 @pytest.mark.spark
 @pytest.mark.parametrize("program", sorted(FIXTURES.glob("*.trickle")), ids=lambda p: p.stem)
-def test_streaming_equals_batch(program: Path, spark, tmp_path: Path) -> None:
+def test_streaming_equals_batch(program: Path, stream_spark, tmp_path: Path) -> None:
     """The fixture as a streaming query over 3 micro-batches (ingest time = position, end of
     input flushed) gives the batch job's rows, every port."""
     from tests.stream_harness import batch_rows, stream_rows
 
-    provider = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
-    spark.conf.set("spark.sql.streaming.stateStore.providerClass", provider)
     module = load_job(compile_source(Source(program.name, program.read_text()), "query").job, "s")
     lines = (program.parent / f"{program.stem}.in.jsonl").read_text().splitlines()
-    streamed = [row for _, row in stream_rows(spark, module, lines, tmp_path, files=3)]
-    assert streamed == batch_rows(spark, module, lines)
+    streamed = [row for _, row in stream_rows(stream_spark, module, lines, tmp_path, files=3)]
+    assert streamed == batch_rows(stream_spark, module, lines)
     assert any(port == "out" for port, *_ in streamed)
