@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 MAX_DEPTH = 254
-KEYS = 50
+# group keys: plain ones, and ones that are hard to carry (empty, NUL, quotes, non-ASCII)
+KEYS = [f"k{i}" for i in range(40)] + ["", "k\u0000", 'q"uote', "\u65e5\u672c", "\U0001f600"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ TEXTS = [
     ('"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\/\b\f\n\r\t'),
     ('"[[[{{{ 123456789012345678901234567890"', "[[[{{{ 123456789012345678901234567890"),
     ('""', ""),
+    ('"nul \\u0000 del \u007f"', "nul \u0000 del \u007f"),
 ]
 MALFORMED = [
     b"hello",
@@ -137,10 +139,11 @@ def write_folder(folder: Path, events: list[Hostile], files: int) -> None:
 def _record(rng: random.Random, i: int) -> tuple[list[str], dict[str, Any]]:
     """A valid event's members (JSON text) and its value as read (the script adds 0 to ``n``:
     :func:`_passed`)."""
-    key = f"k{rng.randrange(KEYS)}"
+    key = rng.choice(KEYS)
     number, value = rng.choice(NUMBERS)
     text, string = rng.choice(TEXTS)
-    members = [f'"id":{i}', f'"key":"{key}"', f'"n":{number}', f'"s":{text}']
+    quoted = json.dumps(key, ensure_ascii=rng.random() < 0.5)
+    members = [f'"id":{i}', f'"key":{quoted}', f'"n":{number}', f'"s":{text}']
     return members, {"id": i, "key": key, "n": value, "s": string}
 
 
