@@ -28,7 +28,7 @@ from .hostile_events import Hostile, generate, typed, write_folder, write_lines
 
 PROGRAM = ROOT / "tests" / "fixtures" / "hostile" / "hostile.trickle"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}
-MODES = ["batch"]
+MODES = ["batch", "stream"]
 EVENTS = 20_000
 # small splits so even the fast test's one file is read by several partitions
 SPARK = ["--partitions", "3", "--conf", "spark.sql.files.maxPartitionBytes=1048576"]
@@ -58,7 +58,7 @@ def run_job(mode: str, events: list[Hostile], folder: Path) -> dict[str, list[by
     elif mode == "stream":
         write_folder(folder / "in", events, files=4)
         args = ["--stream", "--checkpoint", str(folder / "checkpoint"), "-i", str(folder / "in")]
-        args += ["-o", str(out), "--trigger", "available-now"]
+        args += ["-o", str(out), "--trigger", "available-now", "--files-per-batch", "1", "--flush"]
     else:
         raise ValueError(f"unknown mode {mode}")
     result = subprocess.run(
