@@ -6,11 +6,19 @@ Its float text, however, depends on its version: older releases print ryu's ``1e
 formats floats with :func:`format_float` (Rust ryu's rules, implemented here), so the result never
 depends on the orjson version. Binaries are rendered as base64 strings; non-finite floats (which
 Tremor's ``format_finite`` leaves unspecified) are written as ``null``.
+
+Numbers read as simd-json 0.13 (Tremor's parser, without ``big-int-as-float``) reads them: an
+integer beyond u64::MAX or below i64::MIN, and a float that overflows to infinity (``1e400``), is
+invalid JSON; ``-0`` is the integer 0. Duplicate keys: the last one wins (at the first one's place).
+Nesting: Tremor has no depth limit; tremorc reads at most :data:`MAX_DEPTH` nested arrays and
+records (what its encoder and the stages' pickling handle) and rejects deeper text as invalid
+JSON, with a reason naming the limit.
 """
 
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 import orjson
@@ -24,6 +32,22 @@ __all__ = [
     "interp_str",
 ]
 
+MAX_DEPTH = 254
+"""The deepest nesting of arrays and records tremorc reads (orjson's encoder writes 254 levels)."""
+I64_MIN, U64_MAX = -(2**63), 2**64 - 1
+# An integer of 19 or more digits may be out of range (seen as a run of 19 zeros once every digit
+# is a zero: cheaper than a regex); the exact check tokenizes, strings skipped.
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_RUN = b"0" * 19
+_INTEGERS = {
+    str: re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
+    bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
+}
+_STRUCTURE = {
+    str: re.compile(r'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
+    bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
+}
+
 
 def _default(v: Any) -> Any:
     if type(v) is bytes:
@@ -34,16 +58,73 @@ def _default(v: Any) -> Any:
 def decode_json(text: str | bytes) -> Any:
     """Parse JSON, keeping int vs float (``1.0`` stays a float); duplicate keys: last wins.
 
-    Integers beyond u64 become floats. Raises ``ValueError`` on malformed input.
+    Raises ``ValueError`` on malformed input, on a number Tremor can not hold (see the module
+    doc) and on nesting deeper than :data:`MAX_DEPTH`.
 
     >>> decode_json('{"a": 1, "b": 1.0, "a": [18446744073709551615]}')
     {'a': [18446744073709551615], 'b': 1.0}
+    >>> decode_json('[18446744073709551616]')
+    Traceback (most recent call last):
+    ValueError: integer 18446744073709551616 out of range (Tremor's integers: i64::MIN..u64::MAX)
     """
-    return orjson.loads(text)
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as err:
+        if "depth limit" in str(err):
+            raise ValueError(_too_deep()) from None
+        raise
+    if len(text) > 18 and _RUN in _utf8(text).translate(_ZEROS):
+        _check_integers(text)
+    if len(text) > 2 * MAX_DEPTH and _openers(text) > MAX_DEPTH:
+        _check_depth(text)
+    return value
+
+
+def _utf8(text: str | bytes) -> bytes:
+    return text.encode() if isinstance(text, str) else text
+
+
+def _openers(text: str | bytes) -> int:
+    if isinstance(text, str):
+        return text.count("[") + text.count("{")
+    return text.count(b"[") + text.count(b"{")
+
+
+def _too_deep() -> str:
+    return f"nesting deeper than {MAX_DEPTH} levels (tremorc reads JSON up to {MAX_DEPTH} levels)"
+
+
+def _check_integers(text: str | bytes) -> None:
+    """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold."""
+    for match in _INTEGERS[type(text)].finditer(text):
+        token = match.group(1)
+        if token is not None and not I64_MIN <= int(token) <= U64_MAX:
+            shown = token if isinstance(token, str) else token.decode()
+            raise ValueError(
+                f"integer {shown} out of range (Tremor's integers: i64::MIN..u64::MAX)"
+            )
+
+
+def _check_depth(text: str | bytes) -> None:
+    """Raise ``ValueError`` when arrays and records (outside strings) nest beyond the limit."""
+    depth = 0
+    for match in _STRUCTURE[type(text)].finditer(text):
+        token = match.group(0)
+        if match.group(1) is not None:
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ValueError(_too_deep())
+        elif token in ("]", "}", b"]", b"}"):
+            depth -= 1
 
 
 def _dumps(v: Any, option: int = 0) -> str:
-    out = orjson.dumps(v, default=_default, option=option)
+    try:
+        out = orjson.dumps(v, default=_default, option=option)
+    except orjson.JSONEncodeError as err:
+        if "Recursion limit" not in str(err):
+            raise
+        out = b"e+"  # nested deeper than orjson writes: the Python encoder below does
     if b"e+" in out:  # a float orjson printed its own way (or just text containing "e+")
         return _encode_slow(
             v,

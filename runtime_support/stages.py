@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
-from .jsonio import decode_json, encode_json
+from .input_lines import BadLine, decode_line, source_columns
+from .jsonio import encode_json
 
 __all__ = [
     "END_SEQ",
@@ -56,7 +57,6 @@ TICK_SEQ = END_SEQ - 1
 FLUSH_TARGET = "\0\0flush"
 FLUSH_RANK = 2**62
 """The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
-INVALID_JSON = "Invalid JSON input: {reason}"
 BATCH_ROWS = 4096
 
 
@@ -81,7 +81,7 @@ def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flu
         reads = any(member in spec.inputs for member in stages[index].members)
         feed = runner.feed_source if reads else runner.feed
         for batch in batches:
-            feed(batch.to_pydict())
+            feed(source_columns(batch) if reads else batch.to_pydict())
             if len(runner.rows["seq"]) >= BATCH_ROWS:
                 yield runner.take()
         if flush and runner.seen:
@@ -123,7 +123,8 @@ class _Runner:
     # Input ------------------------------------------------------------------------------------
 
     def feed_source(self, cols: dict[str, list[Any]]) -> None:
-        """Input events ``stream, seq, value, ingest_ns, origin``: decoded, pushed in."""
+        """Input events ``stream, seq, value, ingest_ns, origin``: decoded, pushed in (a line
+        that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`)."""
         origins = cols.get("origin") or [None] * len(cols["seq"])
         for stream, seq, text, ns, origin in zip(
             cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins, strict=True
@@ -133,10 +134,9 @@ class _Runner:
                 continue
             self.seen = True
             try:
-                value = decode_json(text)
-            except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
-                bad = encode_json({"error": INVALID_JSON.format(reason=err), "event": text})
-                self._output(seq, [0], "err", bad)
+                value = decode_line(text)
+            except BadLine as bad:
+                self._output(seq, [0], "err", bad.record)
                 continue
             event = Event(value, {}, ns if ns is not None else seq, origin)
             self._route(seq, [], self.graph.push(stream, event))

@@ -39,7 +39,8 @@ __all__ = [
     "state_stage",
 ]
 
-EVENTS_SCHEMA = "seq long, value string, ingest_ns long, origin string"
+EVENTS_SCHEMA = "seq long, value binary, ingest_ns long, origin string"
+"""The numbered input lines; ``value`` as bytes (:mod:`runtime_support.input_lines`)."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ import re
 import shutil
 from typing import Any
 
+from .input_lines import source_columns
 from .stream_state import StreamSettings, numbered_events
 
 __all__ = ["StreamError", "add_stream_options", "run_stream"]
@@ -157,19 +158,19 @@ def input_lines(spark: Any, folder: str, signals: str, files_per_batch: int | No
         F.col("_metadata.file_modification_time").cast("long").alias("mtime"),
         F.col("_metadata.file_path").alias("file"),
         F.col("_metadata.file_block_start").alias("block"),
-        "value",
+        F.col("value").cast("binary").alias("value"),  # bytes: a line may not be UTF-8
     ).mapInArrow(split_lines, LINES_SCHEMA)
     ends = spark.readStream.text(signals).select(
         F.lit(2**62).alias("mtime"),
         F.col("_metadata.file_path").alias("file"),
         F.lit(0).cast("long").alias("block"),
         F.lit(0).cast("long").alias("row"),
-        F.lit(None).cast("string").alias("value"),
+        F.lit(None).cast("binary").alias("value"),
     )
     return lines.unionByName(ends)
 
 
-LINES_SCHEMA = "mtime long, file string, block long, row long, value string"
+LINES_SCHEMA = "mtime long, file string, block long, row long, value binary"
 
 
 def split_lines(batches: Any) -> Any:
@@ -179,7 +180,7 @@ def split_lines(batches: Any) -> Any:
 
     counts: dict[tuple[str, int], int] = {}
     for batch in batches:
-        cols = batch.to_pydict()
+        cols = source_columns(batch)
         out: dict[str, list[Any]] = {"mtime": [], "file": [], "block": [], "row": [], "value": []}
         for mtime, file, block, value in zip(
             cols["mtime"], cols["file"], cols["block"], cols["value"], strict=True
@@ -204,7 +205,7 @@ def _lines_arrow() -> Any:
             ("file", pa.string()),
             ("block", pa.int64()),
             ("row", pa.int64()),
-            ("value", pa.string()),
+            ("value", pa.binary()),
         ]
     )
 

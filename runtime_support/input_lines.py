@@ -1,0 +1,64 @@
+"""Input lines to events, losing none: a line that is not an event becomes one ``err`` record.
+
+A line reaches the source stage as its bytes (:func:`source_columns`: Spark's text reader keeps
+the file's bytes, and reading them as text would fail the whole task on the first line that is
+not UTF-8). :func:`decode_line` turns it into a value or raises :class:`BadLine`, whose
+``record`` is the ``err`` event (Tremor's json codec rejects all of these lines too):
+
+- not UTF-8: ``{"error": "Invalid UTF-8 input: …", "event": "<the line's bytes in base64>"}``
+  (the line as a Tremor binary value, which JSON renders as base64, so no byte is lost);
+- UTF-8 but not JSON Tremor reads (malformed, a number it can not hold, nesting beyond
+  :data:`~runtime_support.jsonio.MAX_DEPTH`): ``{"error": "Invalid JSON input: …", "event":
+  "<the line>"}``.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from .jsonio import decode_json, encode_json
+
+__all__ = ["INVALID_JSON", "INVALID_UTF8", "BadLine", "decode_line", "source_columns"]
+
+INVALID_JSON = "Invalid JSON input: {reason}"
+INVALID_UTF8 = "Invalid UTF-8 input: {reason} (the event is the line's bytes in base64)"
+
+
+class BadLine(ValueError):
+    """A line that is no event; ``record`` is its ``err`` event as JSON text."""
+
+    def __init__(self, record: str) -> None:
+        super().__init__(record)
+        self.record = record
+
+
+def decode_line(raw: bytes | str) -> Any:
+    """The event value of one input line; :class:`BadLine` when it is none (see the module)."""
+    try:
+        return decode_json(raw)
+    except Exception as err:  # noqa: BLE001 - any decoder failure is bad input
+        reason = err
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            shown = f"byte 0x{raw[bad.start]:02x} at offset {bad.start}: {bad.reason}"
+            error = INVALID_UTF8.format(reason=shown)
+            event = base64.b64encode(raw).decode()
+            raise BadLine(encode_json({"error": error, "event": event})) from None
+    else:
+        text = raw
+    raise BadLine(encode_json({"error": INVALID_JSON.format(reason=reason), "event": text}))
+
+
+def source_columns(batch: Any) -> dict[str, list[Any]]:
+    """An Arrow batch of input rows as Python columns, ``value`` as bytes (see the module)."""
+    import pyarrow as pa
+
+    columns = {}
+    for name, column in zip(batch.schema.names, batch.columns, strict=True):
+        if name == "value" and pa.types.is_string(column.type):
+            column = column.cast(pa.binary())
+        columns[name] = column.to_pylist()
+    return columns
