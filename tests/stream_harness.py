@@ -39,11 +39,13 @@ class Collect:
 
     def __init__(self) -> None:
         self.rows: list[tuple[int, Row]] = []
+        self.batches: set[int] = set()
         self.lock = threading.Lock()
 
     def __call__(self, frame: Any, batch_id: int) -> None:
         got = [(r.port, r.seq, tuple(r.sub), r.value) for r in frame.collect()]
         with self.lock:
+            self.batches.add(batch_id)
             self.rows.extend((batch_id, row) for row in got)
 
 
@@ -83,12 +85,16 @@ def stream_rows(
     files: int = 3,
     shards: int = 2,
     step: int = 1,
+    batches: set[int] | None = None,
 ) -> list[tuple[int, Row]]:
     """The streaming job's outputs as ``(batch id, row)``, over ``lines`` in ``files`` files,
-    one per micro-batch, then the end-of-input signal (``--flush``)."""
+    one per micro-batch, then the end-of-input signal (``--flush``); ``batches`` gets the id of
+    every micro-batch that ran."""
     write_files(work / "in", lines, files)
     args = stream_args(work)
     settings = StreamSettings(shards=shards, tick_ms=None, ingest_ns="index", ingest_step=step)
     sink = Collect()
     streaming.run_until_done(spark, module.run_pipeline, args, settings, sink)
+    if batches is not None:
+        batches |= sink.batches
     return sorted(sink.rows, key=lambda item: (item[1][1], item[1][2]))
