@@ -54,13 +54,13 @@ from .jsonio import decode_json
 from .origin import encode_origin, hostname
 from .stream_state import Numberer, StreamSettings
 from .streaming import (
-    LINES_SCHEMA,
     STREAM_CONF,
     StreamError,
     duration_ms,
     flush_done,
     send_flush,
     settings_for,
+    start_writer,
 )
 
 __all__ = ["FlowStreamSink", "check_flow", "run_stream_flow", "stream_flow_main"]
@@ -147,12 +147,15 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
         "value",
     )
     drop_blank = source.codec.name == "json"
-    lines = lines.mapInArrow(numbered_chunks(drop_blank, source.framing.drop_empty), LINES_SCHEMA)
+    lines = lines.mapInArrow(
+        numbered_chunks(drop_blank, source.framing.drop_empty), TEXT_LINES_SCHEMA
+    )
     if source.codec.name == "null":
-        return lines.filter(F.lit(False))
-    if source.codec.name != "json":
-        return lines.withColumn("value", F.expr(_QUOTE))
-    return lines
+        lines = lines.filter(F.lit(False))
+    elif source.codec.name != "json":
+        lines = lines.withColumn("value", F.expr(_QUOTE))
+    # the Numberer's lines are bytes (LINES_SCHEMA: a plain input line may not be UTF-8)
+    return lines.withColumn("value", F.col("value").cast("binary"))
 
 
 def _glob_escape(name: str) -> str:
@@ -193,6 +196,7 @@ def _lines_arrow() -> Any:
 
 
 LINES_SCHEMA_NAMES = ("mtime", "file", "block", "row", "value")
+TEXT_LINES_SCHEMA = "mtime long, file string, block long, row long, value string"
 
 
 def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any:
@@ -394,18 +398,7 @@ def start_query(spark, flow, run_pipeline, args, settings: StreamSettings, sink)
         union = first.select(
             "value", "seq", F.array().cast("array<long>").alias("sub"), F.lit("").alias("port")
         ).filter(F.lit(False))
-    writer = (
-        union.writeStream.foreachBatch(sink)
-        .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
-        .queryName("tremorc-flow")
-    )
-    if args.trigger == "available-now":
-        writer = writer.trigger(availableNow=True)
-    elif args.trigger == "once":
-        writer = writer.trigger(once=True)
-    else:
-        writer = writer.trigger(processingTime=f"{duration_ms(args.trigger)} milliseconds")
-    return writer.start()
+    return start_writer(union, sink, args.checkpoint, "tremorc-flow", args.trigger)
 
 
 def await_query(query: Any, sink: FlowStreamSink) -> None:

@@ -268,19 +268,24 @@ def start_query(
             )
             .filter(F.lit(False))
         )
+    sink = sink or PortWriter(args.output, ports)
+    return start_writer(union, sink, args.checkpoint, "tremorc", trigger or args.trigger)
+
+
+def start_writer(frame: Any, sink: Any, checkpoint: str, name: str, trigger: str):
+    """``frame.writeStream`` into ``foreachBatch(sink)`` with Spark's checkpoint in
+    ``checkpoint/query``, started; ``trigger``: ``available-now``, ``once`` or an interval."""
     writer = (
-        union.writeStream.foreachBatch(sink or PortWriter(args.output, ports))
-        .option("checkpointLocation", os.path.join(args.checkpoint, "query"))
-        .queryName("tremorc")
+        frame.writeStream.foreachBatch(sink)
+        .option("checkpointLocation", os.path.join(checkpoint, "query"))
+        .queryName(name)
     )
-    if trigger is not None:
-        writer = writer.trigger(processingTime=trigger)
-    elif args.trigger == "available-now":
+    if trigger == "available-now":
         writer = writer.trigger(availableNow=True)
-    elif args.trigger == "once":
+    elif trigger == "once":
         writer = writer.trigger(once=True)
     else:
-        writer = writer.trigger(processingTime=f"{duration_ms(args.trigger)} milliseconds")
+        writer = writer.trigger(processingTime=f"{duration_ms(trigger)} milliseconds")
     return writer.start()
 
 
@@ -337,7 +342,7 @@ def run_until_done(
     if not args.flush:
         start_query(spark, run_pipeline, args, settings, sink).awaitTermination()
         return
-    query = start_query(spark, run_pipeline, args, settings, sink, trigger="0 seconds")
+    query = start_query(spark, run_pipeline, args, settings, sink, trigger="0ms")
     try:
         query.processAllAvailable()
         send_flush(args.checkpoint)

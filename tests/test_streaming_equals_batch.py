@@ -3,7 +3,9 @@
 file per micro-batch, at least three when there are three events) and ended with the
 end-of-input signal (``--flush``), give exactly the batch job's outputs: the same
 ``(port, seq, sub, value)`` rows, hence the same events in the same order on every port (the
-end-of-input tick included)."""
+end-of-input tick included). The 50 corpus queries take about 20 minutes on two cores: they are
+marked ``long`` (``python3 -m pytest -q -m long``); CI runs the golden, script, synthetic and
+window-extension programs."""
 
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ def _check(spark, module, lines: list[str], work: Path, step: int = 1) -> None:
     assert len(ran) >= min(3, len(lines)) + 1
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", QUERIES)
 def test_query_case(name, stream_spark, tmp_path):
     case = classify(CONFORMANCE / name)
