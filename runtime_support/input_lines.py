@@ -19,7 +19,7 @@ from typing import Any
 
 from .jsonio import decode_json, encode_json
 
-__all__ = ["INVALID_JSON", "INVALID_UTF8", "BadLine", "decode_line", "source_columns"]
+__all__ = ["BadLine", "INVALID_JSON", "INVALID_UTF8", "decode_line", "source_columns"]
 
 INVALID_JSON = "Invalid JSON input: {reason}"
 INVALID_UTF8 = "Invalid UTF-8 input: {reason} (the event is the line's bytes in base64)"
