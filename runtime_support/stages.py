@@ -42,8 +42,8 @@ __all__ = [
     "FLUSH_RANK",
     "FLUSH_TARGET",
     "ROW_SCHEMA",
-    "TICK_SEQ",
     "StageSpec",
+    "TICK_SEQ",
     "stage_mapper",
 ]
 
