@@ -50,11 +50,13 @@ class Collect:
 
 
 def write_files(folder: Path, lines: list[str], files: int) -> None:
-    """``lines`` as ``files`` JSON-lines files (as even as possible), oldest first."""
+    """``lines`` as ``min(files, len(lines))`` JSON-lines files (one when there are none), as
+    even as possible, oldest first."""
     folder.mkdir(parents=True, exist_ok=True)
-    size = max(1, -(-len(lines) // files))
-    chunks = [lines[i : i + size] for i in range(0, len(lines), size)] or [[]]
-    for number, chunk in enumerate(chunks):
+    count = max(1, min(files, len(lines)))
+    bounds = [len(lines) * i // count for i in range(count + 1)]
+    for number in range(count):
+        chunk = lines[bounds[number] : bounds[number + 1]]
         path = folder / f"part-{number:04d}.json"
         path.write_text("".join(line + "\n" for line in chunk), encoding="utf-8")
         os.utime(path, (1_700_000_000 + number, 1_700_000_000 + number))
