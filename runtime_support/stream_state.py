@@ -205,8 +205,7 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
             cols = {name: [values[i] for i in order] for name, values in cols.items()}
             self._load(None if flush else {k for k in cols["key"] if k is not None})
             runner.feed(cols)
-        if flush:
-            self._load(None)
+        if flush:  # every key is loaded already (``_load(None)`` above)
             runner.tick(END_OF_INPUT, END_SEQ)
             runner.pass_flush()
         self._save()
