@@ -48,6 +48,10 @@ _LOCAL_CONF = {
     # A persisted stage is cached in columnar batches built in memory, this many rows each:
     # Spark's 10,000 rows (or 1,000) of large events (8 KB+) outgrow a 512m driver's heap.
     "spark.sql.inMemoryColumnarStorage.batchSize": "100",
+    # Arrow batches to and from Python workers: 10,000 rows of 8 KB events are 80 MB a batch,
+    # several of them live at once per task; capped at 16 MiB each (small events are unaffected).
+    "spark.sql.execution.arrow.maxBytesPerBatch": str(16 << 20),
+    "spark.sql.execution.arrow.maxBytesPerOutputBatch": str(16 << 20),
 }
 _LOG: list[str] = []  # the quiet JVM's log file, once started
 

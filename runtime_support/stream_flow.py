@@ -11,7 +11,9 @@ Sources (each numbered on its own, interleaved as batch does: ``seq = index * n 
   micro-batch (``--ticks`` for ``available-now``/``once``: one micro-batch). Tick ``i`` is
   ``{"connector": "metronome", "ingest_ns": start + (i + 1) * interval, "id": i}``, ``start``
   fixed by the checkpoint (0 with ``--ingest-ns index``): a replay gives the same events.
-- ``null``: nothing. Every other source (``stdio``) is an error naming these.
+- ``null``: nothing.
+- a connector whose source has ``stream(spark, args, start_ns)`` (see :func:`streams`): the
+  streaming DataFrame it returns. Every other source (``stdio``) is an error naming these.
 
 Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
 ``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs), each in emission order;
@@ -19,7 +21,9 @@ Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` wri
 replaces its own files (the output is exactly once) and ``append`` never replaces another
 checkpoint's; ``write``/``truncate`` clear the folder when the checkpoint is new. ``stdio``
 prints on the driver in emission order (a replayed micro-batch prints again); ``null``
-discards. ``exit``: in the micro-batch where an event first reaches it, every sink keeps only the
+discards; a connector whose sink has ``write_batch(frame, batch_id, run)`` gets its rows
+(``value, seq, sub, port``) of each micro-batch and must be idempotent on ``(run, batch_id)``.
+``exit``: in the micro-batch where an event first reaches it, every sink keeps only the
 events before it in ``(seq, sub)`` order (earlier micro-batches are already written),
 ``DIR/exited`` records it and the query stops; a restart from that checkpoint does nothing.
 """
@@ -97,20 +101,19 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
             )
     built = [(build_source(flow.connectors[conn]), conn) for conn, _port, _stream in flow.sources]
     for source, conn in built:
-        if source is not None and not isinstance(
-            source, (FileSource, MetronomeSource, NullConnector)
-        ):
+        if source is not None and not streams(source):
             raise StreamError(
                 f"the {flow.connectors[conn].kind} source `{flow.connectors[conn].alias}` can not "
-                "stream: a streaming flow reads file, metronome and null sources"
+                "stream: a streaming flow reads file, metronome and null sources, and the "
+                "connectors with a streaming reader"
             )
     if args.flush and any(isinstance(source, MetronomeSource) for source, _ in built):
         raise StreamError(
             "--flush ends the input, and a metronome never ends: end the flow with an exit "
             "connector (or run without --flush)"
         )
-    if not any(isinstance(source, (FileSource, MetronomeSource)) for source, _ in built):
-        raise StreamError("nothing to stream: the flow has no file or metronome source")
+    if not any(streams(source) and not isinstance(source, NullConnector) for source, _ in built):
+        raise StreamError("nothing to stream: the flow has no source that produces events")
     for _name, conn, _port in flow.sinks:
         sink = build_sink(flow.connectors[conn])
         if isinstance(sink, SingleFileSink):
@@ -122,6 +125,15 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
 
 
 # Sources ----------------------------------------------------------------------------------------
+
+
+def streams(source: Any) -> bool:
+    """``source`` can be read as a stream: file, metronome, null, or a connector with a
+    ``stream(spark, args, start_ns)`` method (a streaming DataFrame ``seq, value, ingest_ns,
+    origin``, ``seq`` increasing in arrival order across micro-batches and restarts)."""
+    return isinstance(source, (FileSource, MetronomeSource, NullConnector)) or hasattr(
+        source, "stream"
+    )
 
 
 def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> Any:
@@ -274,6 +286,8 @@ def stream_inputs(
             events = file_events(spark, source, args)
         elif isinstance(source, MetronomeSource):
             events = metronome_events(spark, source, args, start_ns)
+        elif hasattr(source, "stream"):
+            events = source.stream(spark, args, start_ns)
         else:
             continue
         events = events.withColumn("seq", F.col("seq") * count + index)
@@ -295,10 +309,13 @@ class FlowStreamSink:
         self.files: dict[str, FileSink] = {}
         self.stdio: dict[str, tuple[StdioSink, str]] = {}
         self.exits: list[str] = []
+        self.batched: dict[str, Any] = {}  # sinks with write_batch(frame, batch_id, run)
         for name, conn, port in flow.sinks:
             sink = build_sink(flow.connectors[conn])
             if isinstance(sink, FileSink):
                 self.files[name] = sink
+            elif hasattr(sink, "write_batch"):
+                self.batched[name] = sink
             elif isinstance(sink, StdioSink):
                 self.stdio[name] = (sink, port)
             elif isinstance(sink, ExitSink):
@@ -327,6 +344,8 @@ class FlowStreamSink:
                     frame = before(frame, stop)
             for name, sink in sorted(self.files.items()):
                 write_part_files(frame.filter(F.col("port") == name), sink, batch_id, self.run)
+            for name, batched in sorted(self.batched.items()):
+                batched.write_batch(frame.filter(F.col("port") == name), batch_id, self.run)
             self._print(frame)
         finally:
             frame.unpersist()

@@ -103,9 +103,15 @@ def run_job(folder: Path, name: str, program: str, inputs: Path, *options: str) 
     command += [arg for key, value in conf.items() for arg in ("--conf", f"{key}={value}")]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.returncode == 0, first_errors(result.stderr) + result.stderr[-2000:]
     assert_heap(folder / "eventlog")
     return folder / "out"
+
+
+def first_errors(stderr: str) -> str:
+    """The first lines of ``stderr`` that name an error (a JVM trace's cause is at its top)."""
+    lines = [text for text in stderr.splitlines() if "Error" in text or "Exception" in text]
+    return "\n".join(lines[:15]) + "\n…\n"
 
 
 def assert_heap(events: Path) -> None:
