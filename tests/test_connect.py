@@ -1,7 +1,7 @@
 """A generated keyed windowed job run against a real Spark Connect server on this machine.
 
-One server for the module (``sbin/start-connect-server.sh`` on 127.0.0.1, a free port, its pid and
-log files in a temporary folder; stopped by the PID in its pid file). The server's Python workers
+One server for the module (``sbin/spark-daemon.sh submit`` of the server class, on 127.0.0.1, a
+free port, its pid and log files in a temporary folder; stopped by the PID in its pid file). The server's Python workers
 can import ``runtime_support`` only from a zip on their path (a ``sitecustomize`` on the server's
 ``PYTHONPATH`` sees to it, whatever way this checkout is installed), so the job's run proves the
 runtime is shipped by ``addArtifacts``. Each job runs in a subprocess: a Connect client in this
@@ -28,6 +28,7 @@ from compiler.cli import cli
 from .conftest import ROOT
 from .spark_cluster import free_port, port_open_within, spark_home
 
+CONNECT_SERVER = "org.apache.spark.sql.connect.service.SparkConnectServer"
 CLIENT_PACKAGES = ("grpc", "grpc_status", "google.rpc", "zstandard")
 MISSING = [name for name in CLIENT_PACKAGES if importlib.util.find_spec(name.split(".")[0]) is None]
 needs_client = pytest.mark.skipif(
@@ -151,7 +152,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         SPARK_LOCAL_IP="127.0.0.1",
     )
     port = free_port()
-    start = [str(spark_home() / "sbin" / "start-connect-server.sh"), "--master", "local[2]"]
+    # what sbin/start-connect-server.sh runs (pip's pyspark 4.2 ships spark-daemon.sh, not it)
+    start = [str(spark_home() / "sbin" / "spark-daemon.sh"), "submit", CONNECT_SERVER, "1"]
+    start += ["--name", "Spark Connect server", "--master", "local[2]"]
     start += ["--conf", "spark.connect.grpc.binding.address=127.0.0.1"]
     start += ["--conf", f"spark.connect.grpc.binding.port={port}"]
     started = subprocess.run(start, env=env, cwd=work, capture_output=True, text=True, timeout=120)
