@@ -1,11 +1,12 @@
 """A generated keyed windowed job run against a real Spark Connect server on this machine.
 
 One server for the module (``sbin/spark-daemon.sh submit`` of the server class, on 127.0.0.1, a
-free port, its pid and log files in a temporary folder; stopped by the PID in its pid file). The server's Python workers
-can import ``runtime_support`` only from a zip on their path (a ``sitecustomize`` on the server's
-``PYTHONPATH`` sees to it, whatever way this checkout is installed), so the job's run proves the
-runtime is shipped by ``addArtifacts``. Each job runs in a subprocess: a Connect client in this
-process would turn the tests' own local session into Connect mode.
+free port, its pid and log files in a temporary folder; stopped by the PID in its pid file). The
+server's Python workers can import ``runtime_support`` only from a zip on their path (a
+``sitecustomize`` on the server's ``PYTHONPATH`` sees to it, whatever way this checkout is
+installed), so the job's run proves the runtime is shipped by ``addArtifacts``. Each job runs in a
+subprocess: a Connect client in this process would turn the tests' own local session into Connect
+mode.
 """
 
 from __future__ import annotations
