@@ -2,25 +2,52 @@
 ``tremor-interceptor``), as far as a batch job needs them.
 
 A codec is described by its ``with`` value: a name (``"json"``) or ``{"name": …, "config": {…}}``.
-Decoding turns one preprocessed chunk of text into a Tremor value; encoding turns a value into the
-text a sink writes (post-processors then frame it). Binary data travels as Python ``bytes``.
+Decoding turns one preprocessed chunk (``bytes``, or ``str`` holding the bytes surrogate-escaped)
+into a Tremor value; encoding turns a value into the text or bytes a sink writes (post-processors
+then frame it). Binary data travels as Python ``bytes``. Every codec but ``json`` is decoded in
+the source (:func:`decode_chunks`); a chunk it can not decode becomes one ``err`` event, an event
+it can not encode is dropped with an error line on stderr (Tremor logs it too).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any
 
+from .codec_impls import (
+    AvroCodec,
+    BinfluxCodec,
+    CsvCodec,
+    DogStatsDCodec,
+    GraphiteCodec,
+    InfluxCodec,
+    MsgPackCodec,
+    StatsDCodec,
+    SyslogCodec,
+    YamlCodec,
+)
+from .codec_impls.common import raw, text
+from .input_lines import CODEC_ERROR
 from .jsonio import canonical_json, decode_json, encode_json
 
-__all__ = ["CODECS", "Codec", "Framing", "codec_from", "framing_from"]
+__all__ = [
+    "CODECS",
+    "Codec",
+    "Framing",
+    "chunk_decoder",
+    "codec_from",
+    "decode_chunks",
+    "framing_from",
+]
 
 
 class JsonCodec:
-    """``json``: JSON ⇄ value; config ``mode`` ``sorted`` sorts the keys of the output."""
+    """``json``: JSON ⇄ value; config ``mode`` ``sorted`` sorts the keys of the output. A blank
+    chunk is no event (tremorc's rule for JSON lines)."""
 
     @staticmethod
-    def decode(data: str, config: Any) -> tuple[bool, Any]:
+    def decode(data: str | bytes, config: Any, ingest_ns: int = 0) -> tuple[bool, Any]:
         return (True, decode_json(data)) if data.strip() else (False, None)
 
     @staticmethod
@@ -31,11 +58,11 @@ class JsonCodec:
 
 
 class StringCodec:
-    """``string``: text ⇄ string (other values are written as JSON)."""
+    """``string``: UTF-8 text ⇄ string (invalid UTF-8 fails; other values are written as JSON)."""
 
     @staticmethod
-    def decode(data: str, config: Any) -> tuple[bool, Any]:
-        return True, data
+    def decode(data: str | bytes, config: Any, ingest_ns: int = 0) -> tuple[bool, Any]:
+        return True, text(data)
 
     @staticmethod
     def encode(value: Any, config: Any) -> str | bytes | None:
@@ -46,8 +73,8 @@ class BinaryCodec:
     """``binary``: bytes ⇄ binary value (other values are written as JSON)."""
 
     @staticmethod
-    def decode(data: str, config: Any) -> tuple[bool, Any]:
-        return True, data.encode("utf-8", "surrogateescape")
+    def decode(data: str | bytes, config: Any, ingest_ns: int = 0) -> tuple[bool, Any]:
+        return True, raw(data)
 
     @staticmethod
     def encode(value: Any, config: Any) -> str | bytes | None:
@@ -55,24 +82,35 @@ class BinaryCodec:
 
 
 class NullCodec:
-    """``null``: decodes no event, encodes nothing."""
+    """``null``: every chunk is the event ``null``; every event encodes to no bytes (Tremor's
+    codec: the sink still writes what its postprocessors add, e.g. a separator)."""
 
     @staticmethod
-    def decode(data: str, config: Any) -> tuple[bool, Any]:
-        return False, None
+    def decode(data: str | bytes, config: Any, ingest_ns: int = 0) -> tuple[bool, Any]:
+        return True, None
 
     @staticmethod
     def encode(value: Any, config: Any) -> str | bytes | None:
-        return None
+        return b""
 
 
 #: Codec name → implementation; mirrors the factories of ``compiler.registry.codecs``
 #: (tests/test_registry.py checks both agree).
 CODECS: dict[str, Any] = {
+    "avro": AvroCodec,
     "binary": BinaryCodec,
+    "binflux": BinfluxCodec,
+    "csv": CsvCodec,
+    "dogstatsd": DogStatsDCodec,
+    "graphite-plaintext": GraphiteCodec,
+    "influx": InfluxCodec,
     "json": JsonCodec,
+    "msgpack": MsgPackCodec,
     "null": NullCodec,
+    "statsd": StatsDCodec,
     "string": StringCodec,
+    "syslog": SyslogCodec,
+    "yaml": YamlCodec,
 }
 
 
@@ -83,16 +121,37 @@ class Codec:
     name: str = "json"
     config: Any = None
 
-    def decode(self, data: str) -> tuple[bool, Any]:
-        """``(True, value)`` for one chunk, ``(False, None)`` when the chunk yields no event.
+    def decode(self, data: str | bytes, ingest_ns: int = 0) -> tuple[bool, Any]:
+        """``(True, value)`` for one chunk, ``(False, None)`` when the chunk yields no event;
+        ``ingest_ns`` stands in for a missing timestamp (influx, graphite).
 
-        Raises ``ValueError`` on malformed input (Tremor drops such chunks with an error log).
+        Raises ``ValueError`` on malformed input (Tremor sends such chunks to ``err``).
         """
-        return CODECS[self.name].decode(data, self.config)  # type: ignore[no-any-return]
+        return CODECS[self.name].decode(data, self.config, ingest_ns)  # type: ignore[no-any-return]
 
     def encode(self, value: Any) -> str | bytes | None:
-        """The serialised form of ``value`` (None: the codec writes nothing)."""
-        return CODECS[self.name].encode(value, self.config)  # type: ignore[no-any-return]
+        """The serialised form of ``value`` (None: nothing is written; a value the codec can
+        not encode is reported on stderr and written as nothing)."""
+        try:
+            return CODECS[self.name].encode(value, self.config)  # type: ignore[no-any-return]
+        except ValueError as err:
+            print(f"Error: codec {self.name} can not encode an event: {err}", file=sys.stderr)
+            return None
+
+    def decoded_text(self, chunk: str | bytes, ingest_ns: int = 0) -> str | None:
+        """The event of ``chunk`` as the JSON text sources carry (None: no event); a chunk the
+        codec rejects is :data:`~runtime_support.input_lines.CODEC_ERROR` + its ``err`` event."""
+        try:
+            keep, value = self.decode(chunk, ingest_ns)
+        except ValueError as err:
+            data = raw(chunk)
+            try:
+                shown: Any = data.decode("utf-8")
+            except UnicodeDecodeError:
+                shown = data  # a binary value: its JSON is base64
+            error = f"Invalid {self.name} input: {err}"
+            return CODEC_ERROR + encode_json({"error": error, "event": shown})
+        return encode_json(value) if keep else None
 
 
 @dataclass(frozen=True)
@@ -145,3 +204,45 @@ def framing_from(processors: Any) -> Framing:
         else:
             raise ValueError(f"Processor `{name}` is not supported by tremorc's Spark runtime")
     return Framing(separator, drop_empty)
+
+
+def chunk_decoder(codec: Codec) -> Any:
+    """The ``mapInArrow`` function decoding the ``value`` column (chunks as binary or text) into
+    event JSON text; other columns pass through, a row whose chunk yields no event is dropped,
+    a null ``value`` (a stream's signal row) is kept; ``ingest_ns``, when a column, is passed."""
+
+    def run(batches: Any) -> Any:
+        import pyarrow as pa
+
+        for batch in batches:
+            cols = batch.to_pydict()
+            names = batch.schema.names
+            stamps = cols.get("ingest_ns") or [0] * batch.num_rows
+            keep, values = [], []
+            for i, (chunk, ns) in enumerate(zip(cols["value"], stamps, strict=True)):
+                decoded = None if chunk is None else codec.decoded_text(chunk, ns or 0)
+                if chunk is None or decoded is not None:
+                    keep.append(i)
+                    values.append(decoded)
+            out = {n: values if n == "value" else [cols[n][i] for i in keep] for n in names}
+            schema = pa.schema(
+                [pa.field(n, pa.string()) if n == "value" else batch.schema.field(n) for n in names]
+            )
+            yield pa.RecordBatch.from_pydict(out, schema=schema)
+
+    return run
+
+
+def decode_chunks(frame: Any, codec: Codec) -> Any:
+    """``frame`` (a ``value`` column of chunks) with ``value`` the decoded events' JSON text."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    frame = frame.withColumn("value", F.col("value").cast("binary"))
+    schema = StructType(
+        [
+            StructField(f.name, StringType(), True) if f.name == "value" else f
+            for f in frame.schema.fields
+        ]
+    )
+    return frame.mapInArrow(chunk_decoder(codec), schema)

@@ -10,6 +10,10 @@ not UTF-8). :func:`decode_line` turns it into a value or raises :class:`BadLine`
 - UTF-8 but not JSON Tremor reads (malformed, a number it can not hold, nesting beyond
   :data:`~runtime_support.jsonio.MAX_DEPTH`): ``{"error": "Invalid JSON input: …", "event":
   "<the line>"}``.
+
+A source whose codec is not ``json`` decodes its chunks itself; a chunk its codec rejects
+arrives as :data:`CODEC_ERROR` followed by its ``err`` record, which :func:`decode_line` passes
+on as the :class:`BadLine`.
 """
 
 from __future__ import annotations
@@ -19,10 +23,21 @@ from typing import Any
 
 from .jsonio import decode_json, encode_json
 
-__all__ = ["BadLine", "INVALID_JSON", "INVALID_UTF8", "decode_line", "source_columns"]
+__all__ = [
+    "BadLine",
+    "CODEC_ERROR",
+    "INVALID_JSON",
+    "INVALID_UTF8",
+    "decode_line",
+    "source_columns",
+]
 
 INVALID_JSON = "Invalid JSON input: {reason}"
 INVALID_UTF8 = "Invalid UTF-8 input: {reason} (the event is the line's bytes in base64)"
+CODEC_ERROR = "\0codec-error\0"
+"""Marks a source row that is a chunk its codec rejected; the rest is its ``err`` event's JSON
+(:meth:`runtime_support.codecs.Codec.decoded_text`)."""
+_MARKS = {str: CODEC_ERROR, bytes: CODEC_ERROR.encode()}
 
 
 class BadLine(ValueError):
@@ -35,6 +50,10 @@ class BadLine(ValueError):
 
 def decode_line(raw: bytes | str) -> Any:
     """The event value of one input line; :class:`BadLine` when it is none (see the module)."""
+    mark = _MARKS[type(raw)]
+    if raw[: len(mark)] == mark:
+        rest = raw[len(mark) :]
+        raise BadLine(rest if isinstance(rest, str) else rest.decode())
     try:
         return decode_json(raw)
     except Exception as err:  # noqa: BLE001 - any decoder failure is bad input

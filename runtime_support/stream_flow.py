@@ -40,14 +40,14 @@ import time
 import uuid
 from typing import Any
 
+from .codecs import decode_chunks
 from .connectors import RunContext, build_sink, build_source
 from .connectors.file import (
-    _QUOTE,
     FileSink,
     FileSource,
     SingleFileSink,
     _check_target,
-    encoder,
+    encoded_text,
     spark_path,
 )
 from .connectors.metronome import MetronomeSource
@@ -162,10 +162,6 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
     lines = lines.mapInArrow(
         numbered_chunks(drop_blank, source.framing.drop_empty), TEXT_LINES_SCHEMA
     )
-    if source.codec.name == "null":
-        lines = lines.filter(F.lit(False))
-    elif source.codec.name != "json":
-        lines = lines.withColumn("value", F.expr(_QUOTE))
     # the Numberer's lines are bytes (LINES_SCHEMA: a plain input line may not be UTF-8)
     return lines.withColumn("value", F.col("value").cast("binary"))
 
@@ -217,16 +213,19 @@ def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any
 
     lines = file_lines(spark, source, args.files_per_batch)
     origin = encode_origin("tremor-file", hostname(), None, [source.path])
+    chunks = "string" if source.codec.name == "json" else "binary"  # others: decoded below
     numbered = (
         lines.withColumn("all", F.lit(0))
         .groupBy("all")
         .transformWithStateInPandas(
             Numberer(args.ingest_ns),
-            "seq long, value string, ingest_ns long, origin string",
+            f"seq long, value {chunks}, ingest_ns long, origin string",
             "Append",
             "None",
         )
     )
+    if source.codec.name != "json":
+        numbered = decode_chunks(numbered, source.codec)
     return numbered.withColumn("origin", F.lit(origin).cast("string"))
 
 
@@ -374,7 +373,7 @@ def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> Non
     target = spark_path(sink.path)
     tmp = os.path.join(target, f"_tmp-{run}-{batch_id}")
     ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-    encoded = ordered.mapInArrow(encoder(sink.codec), "value string")
+    encoded = encoded_text(ordered, sink.codec)
     encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
     prefix = f"part-{run}-{batch_id:010d}-"
     for old in glob.glob(os.path.join(glob.escape(target), prefix + "*")):

@@ -85,6 +85,8 @@ OPERATOR_CONFIG = {
     "qos::percentile": "timeout = 1",
     "debug::history": 'op = "a", name = "b"',
 }
+#: Codecs with a required config key.
+CODEC_SPEC = {"avro": '{"name": "avro", "config": {"schema": "long"}}'}
 
 
 def _program(what: str, name: str) -> tuple[str, str]:
@@ -95,7 +97,8 @@ def _program(what: str, name: str) -> tuple[str, str]:
             "deploy",
         )
     if what == "codec":
-        return FLOW.format(kind="stdio", with_=f'codec = "{name}"'), "deploy"
+        codec = CODEC_SPEC.get(name, f'"{name}"')
+        return FLOW.format(kind="stdio", with_=f"codec = {codec}"), "deploy"
     if what in ("preprocessor", "postprocessor"):
         return FLOW.format(kind="stdio", with_=f'{what}s = ["{name}"]'), "deploy"
     if what == "operator":

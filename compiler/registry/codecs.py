@@ -1,8 +1,8 @@
 """Codecs (a connector's ``codec``, TREMOR.md §6.1).
 
 Invariant: every codec Tremor ships is listed; the supported ones are implemented by
-``runtime_support.codecs`` (its ``CODECS`` table mirrors the factories, see
-tests/test_registry.py) and declare the config keys it honours.
+``runtime_support.codecs`` and ``runtime_support.codec_impls`` (the ``CODECS`` table mirrors the
+factories, see tests/test_registry.py) and declare the config keys they honour.
 """
 
 from __future__ import annotations
@@ -10,12 +10,60 @@ from __future__ import annotations
 from .common import Entry, Key, Registry
 
 RT = "runtime_support.codecs."
+IMPL = "runtime_support.codec_impls."
 
 _SUPPORTED = (
+    Entry(
+        name="avro",
+        keys=(
+            Key(
+                name="schema",
+                type="record|string",
+                required=True,
+                doc="the Avro schema (a record, or a primitive type's name)",
+            ),
+            Key(
+                name="compression",
+                type="string",
+                default="none",
+                choices=("none", "deflate", "snappy", "zstd", "bzip2", "xz"),
+                doc="the container's block codec",
+            ),
+        ),
+        factory=IMPL + "avro_codec.AvroCodec",
+        doc="Avro object container (one record) ⇄ value, by fastavro; logical types as their "
+        "underlying values",
+    ),
     Entry(
         name="binary",
         factory=RT + "BinaryCodec",
         doc="raw bytes ⇄ binary value (non-binary values are encoded as JSON)",
+    ),
+    Entry(
+        name="binflux",
+        factory=IMPL + "influx.BinfluxCodec",
+        doc="Tremor's binary influx (big-endian, u16-length-prefixed strings) ⇄ "
+        "{measurement, tags, fields, timestamp}",
+    ),
+    Entry(
+        name="csv",
+        factory=IMPL + "csv_codec.CsvCodec",
+        doc="one RFC 4180 record ⇄ array of strings (later records dropped)",
+    ),
+    Entry(
+        name="dogstatsd",
+        factory=IMPL + "dogstatsd.DogStatsDCodec",
+        doc="DogStatsD v1.2 metrics, events, service checks ⇄ {metric|event|service_check: …}",
+    ),
+    Entry(
+        name="graphite-plaintext",
+        factory=IMPL + "graphite.GraphiteCodec",
+        doc="`path value seconds` ⇄ {metric, value, timestamp (ns)}",
+    ),
+    Entry(
+        name="influx",
+        factory=IMPL + "influx.InfluxCodec",
+        doc="influx line protocol ⇄ {measurement, tags, fields, timestamp}",
     ),
     Entry(
         name="json",
@@ -31,24 +79,38 @@ _SUPPORTED = (
         factory=RT + "JsonCodec",
         doc="JSON ⇄ value; output compact",
     ),
-    Entry(name="null", factory=RT + "NullCodec", doc="drops data"),
+    Entry(name="msgpack", factory=IMPL + "msgpack_codec.MsgPackCodec", doc="MessagePack ⇄ value"),
+    Entry(
+        name="null",
+        factory=RT + "NullCodec",
+        doc="every chunk is the event null; events encode to no bytes",
+    ),
+    Entry(
+        name="statsd",
+        factory=IMPL + "statsd.StatsDCodec",
+        doc="`name:v|type|@rate` ⇄ {metric, type, value, [action], [sample_rate]}",
+    ),
     Entry(name="string", factory=RT + "StringCodec", doc="UTF-8 text ⇄ string"),
+    Entry(
+        name="syslog",
+        factory=IMPL + "syslog.SyslogCodec",
+        doc="RFC 5424 / RFC 3164 ⇄ {severity, facility, hostname, appname, procid, msgid, "
+        "structured_data, msg, protocol, protocol_version, timestamp}",
+    ),
+    Entry(
+        name="yaml",
+        factory=IMPL + "yaml_codec.YamlCodec",
+        doc="YAML 1.2 (core schema) ⇄ value",
+    ),
 )
 
-_LATER = "tremorc does not implement it yet"
 _UNSUPPORTED = {
-    "avro": _LATER,
-    "binflux": _LATER,
-    "confluent-schema-registry": "needs a schema registry service",
-    "csv": _LATER,
-    "dogstatsd": _LATER,
-    "graphite-plaintext": _LATER,
-    "influx": _LATER,
-    "msgpack": _LATER,
-    "statsd": _LATER,
-    "syslog": _LATER,
+    "confluent-schema-registry": (
+        "it needs a Confluent schema registry at run time, and the one the tests could start "
+        "(karapace) needs a Kafka broker for its storage; use `avro` with the schema in the "
+        "config"
+    ),
     "tremor": "Tremor's internal inter-node format",
-    "yaml": _LATER,
 }
 
 CODECS = Registry(

@@ -2,8 +2,10 @@
 ``truncate`` / ``overwrite`` a sink; ``config.path`` is relative to the working directory.
 
 Source: a Spark text read of ``path``. With the ``separate`` preprocessor each separator-ended
-line is one chunk (``lineSep``), otherwise the whole file is one chunk; chunks then go through the
-codec (``json``: blank chunks yield no event; ``string``/``binary``: the text as a string). JSON
+line is one chunk (``lineSep``), otherwise the whole file is one chunk (its exact bytes). ``json``
+chunks reach the pipeline as text (blank ones yield no event); every other codec decodes each
+chunk's bytes on the executors (:func:`runtime_support.codecs.decode_chunks`), a chunk it
+rejects being one ``err`` event. JSON
 lines (``json`` codec, newline separator) are read as the job's ``-i`` reads them: ``path`` may
 also be a folder or a glob (an extension: Tremor reads one file), ``.gz``/``.bz2`` are
 decompressed, and ``seq`` is the exact position (path order, then line).
@@ -23,15 +25,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..codecs import Codec, codec_from, framing_from
+from ..codecs import Codec, codec_from, decode_chunks, framing_from
 from ..jsonio import decode_json
 from ..origin import encode_origin, hostname
 from ..session import under_spark_submit
 from .base import ConnectorSpec, InputPathError, RunContext, with_origin
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
-_JSON = "to_json(named_struct('v', value))"
-_QUOTE = f"substring({_JSON}, 6, length({_JSON}) - 6)"  # {"v":"…"} → "…"
 #: What Spark's writer leaves in an output folder; a folder holding anything else is not replaced.
 _SPARK_OUTPUT = ("part-", ".part-", "_SUCCESS", "._SUCCESS", "_temporary", "_committed", "_started")
 
@@ -102,13 +102,11 @@ class FileSource:
             df = df.filter(F.col("value") != "")
         if self.codec.name == "json":
             df = df.filter(F.trim(F.col("value")) != "")
-        elif self.codec.name == "null":
-            df = df.filter(F.lit(False))
-        else:
-            df = df.select(F.expr(_QUOTE).alias("value"))
         df = df.withColumn("seq", F.monotonically_increasing_id())
         base = 0 if ctx.ingest_ns == "index" else ctx.start_ns
         df = df.select("seq", "value", (F.col("seq") + F.lit(base)).alias("ingest_ns"))
+        if self.codec.name != "json":  # the codec decodes each chunk's bytes on the executors
+            df = decode_chunks(df, self.codec)
         # Tremor's file source: tremor-file://<hostname>/<path as configured> (one segment).
         return with_origin(df, origin)
 
@@ -151,7 +149,7 @@ class FileSink:
         append = self.mode == "append"
         _check_target(target, self.path, append)
         ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-        encoded = ordered.mapInArrow(encoder(self.codec), "value string")
+        encoded = encoded_text(ordered, self.codec)
         writer = encoded.write.mode("append" if append else "overwrite")
         writer.option("lineSep", self.separator).text(target)
         if progress.active:
@@ -176,21 +174,32 @@ def _check_target(target: str, shown: str, append: bool) -> None:
 
 
 def encoder(codec: Codec) -> Any:
-    """The ``mapInArrow`` function turning JSON-text ``value`` s into the codec's text (rows the
+    """The ``mapInArrow`` function turning JSON-text ``value`` s into the codec's bytes (rows the
     codec writes nothing for are dropped); order is kept."""
 
     def run(batches: Any) -> Any:
         import pyarrow as pa
 
         for batch in batches:
-            texts = []
+            out = []
             for text in batch.column(0).to_pylist():
                 data = codec.encode(decode_json(text))
                 if data is not None:
-                    texts.append(data.decode("utf-8", "replace") if type(data) is bytes else data)
-            yield pa.RecordBatch.from_arrays([pa.array(texts, pa.string())], ["value"])
+                    out.append(
+                        data.encode("utf-8", "surrogateescape") if type(data) is str else data
+                    )
+            yield pa.RecordBatch.from_arrays([pa.array(out, pa.binary())], ["value"])
 
     return run
+
+
+def encoded_text(ordered: Any, codec: Codec) -> Any:
+    """``ordered`` (JSON-text ``value``) encoded by ``codec``: a string column holding the exact
+    bytes (Spark's binary-to-string cast copies them; its text writer writes them as they are)."""
+    from pyspark.sql import functions as F
+
+    encoded = ordered.mapInArrow(encoder(codec), "value binary")
+    return encoded.select(F.col("value").cast("string").alias("value"))
 
 
 class SingleFileSink:

@@ -2,7 +2,9 @@
 replaces it; the ``stderr`` port writes to stderr).
 
 Stdin is split at the ``separate`` preprocessor's separator (a newline when none is configured)
-and each chunk decoded on the driver; the default codec is ``json``.
+and each chunk decoded on the driver; the default codec is ``json`` (an undecodable chunk is
+reported on stderr; with another codec it is an ``err`` event, see
+:meth:`runtime_support.codecs.Codec.decoded_text`).
 """
 
 from __future__ import annotations
@@ -36,8 +38,13 @@ class StdioSource:
             chunks.pop()
         if self.drop_empty:
             chunks = [chunk for chunk in chunks if chunk]
-        rows = []
+        rows: list[tuple[int, str, int]] = []
         for chunk in chunks:
+            if self.codec.name != "json":  # a rejected chunk is an `err` event, as from files
+                decoded = self.codec.decoded_text(chunk, ctx.ingest(len(rows)))
+                if decoded is not None:
+                    rows.append((len(rows), decoded, ctx.ingest(len(rows))))
+                continue
             try:
                 keep, value = self.codec.decode(chunk)
             except ValueError as err:
