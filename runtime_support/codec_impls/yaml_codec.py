@@ -2,7 +2,7 @@
 and dumper switched to YAML 1.2's core schema (``yes``/``on`` stay strings, no timestamps,
 ``0o17`` octal).
 
-Invariants: one document per chunk (an empty one is ``null``); record keys are strings;
+Invariants: one document per chunk (an empty one is ``null``); record keys are the keys' text;
 binary values are written as arrays of bytes (``serde_yaml`` serialises bytes as a sequence);
 the output is block style, no document markers.
 """
@@ -56,6 +56,21 @@ def _int(loader: Any, node: Any) -> int:
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _int)
+
+
+def _mapping(loader: Any, node: Any) -> dict[str, Any]:
+    """A mapping whose scalar keys are their text as written (``1: a`` has the key ``"1"``, as
+    ``serde_yaml`` reads a key into a string); other keys are rejected."""
+    out: dict[str, Any] = {}
+    loader.flatten_mapping(node)
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise CodecError("Invalid YAML: mapping keys must be strings")
+        out[key_node.value] = loader.construct_object(value_node, deep=True)
+    return out
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
 
 
 class YamlCodec:
