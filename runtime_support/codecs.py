@@ -39,6 +39,7 @@ __all__ = [
     "codec_from",
     "decode_chunks",
     "framing_from",
+    "source_port",
 ]
 
 
@@ -246,3 +247,17 @@ def decode_chunks(frame: Any, codec: Codec) -> Any:
         ]
     )
     return frame.mapInArrow(chunk_decoder(codec), schema)
+
+
+def source_port(frame: Any, port: str, err_connected: bool) -> Any:
+    """The rows of a source ``frame`` its connector emits on ``port``: on ``err`` the chunks its
+    codec rejected, as their ``err`` events (Tremor sends codec errors to the connector's
+    ``err`` port); on ``out`` the others, or all rows when ``err`` is not connected (a rejected
+    chunk then reaches the pipeline's ``err`` output, as an undecodable JSON line does)."""
+    from pyspark.sql import functions as F
+
+    rejected = F.coalesce(F.col("value").startswith(CODEC_ERROR), F.lit(False))
+    if port == "err":
+        rest = F.expr(f"substring(value, {len(CODEC_ERROR) + 1})")
+        return frame.filter(rejected).withColumn("value", rest)
+    return frame.filter(~rejected) if err_connected else frame

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .codecs import source_port
 from .connectors import (
     ConnectorSpec,
     InputPathError,
@@ -67,15 +68,20 @@ def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
 
     count = max(1, len(flow.sources))
     inputs: dict[str, Any] = {}
-    for index, (conn, _port, stream) in enumerate(flow.sources):
+    for index, (conn, port, stream) in enumerate(flow.sources):
         source = build_source(flow.connectors[conn])
         if source is None:
             continue
-        df = source.read(spark, ctx)
+        df = source_port(source.read(spark, ctx), port, (conn, "err") in _ports(flow))
         if ctx.partitions is not None:
             df = df.repartition(ctx.partitions)
         inputs[stream] = df.withColumn("seq", F.col("seq") * count + index)
     return inputs
+
+
+def _ports(flow: FlowSpec) -> set[tuple[int, str]]:
+    """The connected source ports, as ``(connector index, port)``."""
+    return {(conn, port) for conn, port, _ in flow.sources}
 
 
 def _union(frames: list[Any]) -> Any:

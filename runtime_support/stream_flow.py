@@ -40,7 +40,7 @@ import time
 import uuid
 from typing import Any
 
-from .codecs import decode_chunks
+from .codecs import decode_chunks, source_port
 from .connectors import RunContext, build_sink, build_source
 from .connectors.file import (
     FileSink,
@@ -279,7 +279,8 @@ def stream_inputs(
 
     count = max(1, len(flow.sources))
     inputs: dict[str, Any] = {}
-    for index, (conn, _port, stream) in enumerate(flow.sources):
+    ports = {(conn, port) for conn, port, _ in flow.sources}
+    for index, (conn, port, stream) in enumerate(flow.sources):
         source = build_source(flow.connectors[conn])
         if isinstance(source, FileSource):
             events = file_events(spark, source, args)
@@ -289,6 +290,7 @@ def stream_inputs(
             events = source.stream(spark, args, start_ns)
         else:
             continue
+        events = source_port(events, port, (conn, "err") in ports)
         events = events.withColumn("seq", F.col("seq") * count + index)
         if not inputs:
             events = events.unionByName(signals(spark, args.checkpoint))
