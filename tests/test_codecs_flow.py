@@ -145,3 +145,32 @@ def test_msgpack_bytes_in_and_out_exactly(spark, tmp_path: Path) -> None:
     data = b"".join(p.read_bytes() for p in sorted((tmp_path / "out").glob("part-*")))
     expected = {"id": 42, "blob": "\xff\x00é", "f": 0.5, "tags": ["a", "ü"]}
     assert data == msgpack.packb(expected, use_bin_type=True) + b"\n"
+
+
+CSV_TO_YAML = """
+define flow main
+flow
+  define connector console from stdio
+  with codec = "csv", preprocessors = ["separate"] end;
+  define connector out from stdio
+  with codec = "yaml", postprocessors = [{"name": "separate", "config": {"separator": "---\\n"}}]
+  end;
+  define pipeline p
+  pipeline
+    select {"name": event[0], "n": event[1]} from in into out;
+  end;
+  create connector console; create connector out; create pipeline p;
+  connect /connector/console to /pipeline/p;
+  connect /pipeline/p to /connector/out;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+def test_stdio_csv_in_yaml_out(spark, tmp_path: Path) -> None:
+    (tmp_path / "in.csv").write_text('a,1\n"b, c",2\n', encoding="utf-8")
+    module = build(CSV_TO_YAML)
+    ctx = RunContext(stdin_path=str(tmp_path / "in.csv"), stdout_path=str(tmp_path / "out"))
+    assert run_flow(spark, module.FLOW, module.run_pipeline, ctx) == 0
+    assert (tmp_path / "out").read_text() == "name: a\nn: '1'\n---\nname: b, c\nn: '2'\n---\n"

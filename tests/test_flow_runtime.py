@@ -35,8 +35,8 @@ def test_string_codec_and_separate() -> None:
 
 
 def test_unsupported_codec_is_reported() -> None:
-    with pytest.raises(ValueError, match="msgpack"):
-        codec_from("msgpack")
+    with pytest.raises(ValueError, match="tremor"):
+        codec_from("tremor")
 
 
 def _run(spark, text: str, tmp_path: Path, **ctx: object) -> RunContext:
