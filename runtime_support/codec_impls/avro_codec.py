@@ -78,6 +78,8 @@ def _plain_container(data: bytes) -> bytes:
     (fastavro would otherwise turn them into dates, uuids and decimals)."""
     if not data.startswith(b"Obj\x01"):
         raise ValueError("not an avro object container (no `Obj\\x01` magic)")
+    if b"logicalType" not in data:
+        return data
     stream = io.BytesIO(data)
     header = fastavro.schemaless_reader(stream, HEADER_SCHEMA)
     meta = header["meta"]

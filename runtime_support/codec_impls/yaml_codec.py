@@ -19,11 +19,15 @@ from .common import CodecError, text
 __all__ = ["YamlCodec"]
 
 
-class _Loader(yaml.SafeLoader):
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when present
+_SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Loader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
     """SafeLoader with YAML 1.2 core-schema resolvers."""
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(_SAFE_DUMPER):  # type: ignore[misc,valid-type]
     """SafeDumper quoting by the same resolvers."""
 
 
