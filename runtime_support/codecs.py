@@ -150,7 +150,7 @@ class Codec:
                 shown: Any = data.decode("utf-8")
             except UnicodeDecodeError:
                 shown = data  # a binary value: its JSON is base64
-            error = f"Invalid {self.name} input: {err}"
+            error = f"Invalid {'JSON' if self.name == 'json' else self.name} input: {err}"
             return CODEC_ERROR + encode_json({"error": error, "event": shown})
         return encode_json(value) if keep else None
 
@@ -249,13 +249,17 @@ def decode_chunks(frame: Any, codec: Codec) -> Any:
     return frame.mapInArrow(chunk_decoder(codec), schema)
 
 
-def source_port(frame: Any, port: str, err_connected: bool) -> Any:
+def source_port(frame: Any, port: str, err_connected: bool, codec: Codec | None = None) -> Any:
     """The rows of a source ``frame`` its connector emits on ``port``: on ``err`` the chunks its
     codec rejected, as their ``err`` events (Tremor sends codec errors to the connector's
     ``err`` port); on ``out`` the others, or all rows when ``err`` is not connected (a rejected
-    chunk then reaches the pipeline's ``err`` output, as an undecodable JSON line does)."""
+    chunk then reaches the pipeline's ``err`` output, as an undecodable JSON line does). A
+    ``json`` source (whose lines the pipeline decodes) is decoded here when ``err`` is
+    connected."""
     from pyspark.sql import functions as F
 
+    if err_connected and codec is not None and codec.name == "json":
+        frame = decode_chunks(frame, codec)
     rejected = F.coalesce(F.col("value").startswith(CODEC_ERROR), F.lit(False))
     if port == "err":
         rest = F.expr(f"substring(value, {len(CODEC_ERROR) + 1})")

@@ -72,7 +72,8 @@ def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
         source = build_source(flow.connectors[conn])
         if source is None:
             continue
-        df = source_port(source.read(spark, ctx), port, (conn, "err") in _ports(flow))
+        err = (conn, "err") in _ports(flow)
+        df = source_port(source.read(spark, ctx), port, err, getattr(source, "codec", None))
         if ctx.partitions is not None:
             df = df.repartition(ctx.partitions)
         inputs[stream] = df.withColumn("seq", F.col("seq") * count + index)

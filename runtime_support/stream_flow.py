@@ -290,7 +290,8 @@ def stream_inputs(
             events = source.stream(spark, args, start_ns)
         else:
             continue
-        events = source_port(events, port, (conn, "err") in ports)
+        codec = getattr(source, "codec", None)
+        events = source_port(events, port, (conn, "err") in ports, codec)
         events = events.withColumn("seq", F.col("seq") * count + index)
         if not inputs:
             events = events.unionByName(signals(spark, args.checkpoint))

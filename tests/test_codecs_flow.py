@@ -174,3 +174,40 @@ def test_stdio_csv_in_yaml_out(spark, tmp_path: Path) -> None:
     ctx = RunContext(stdin_path=str(tmp_path / "in.csv"), stdout_path=str(tmp_path / "out"))
     assert run_flow(spark, module.FLOW, module.run_pipeline, ctx) == 0
     assert (tmp_path / "out").read_text() == "name: a\nn: '1'\n---\nname: b, c\nn: '2'\n---\n"
+
+
+JSON_ERRORS = """
+define flow main
+flow
+  define connector src from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;
+  define connector dst from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @OUT@, "mode": "truncate"}
+  end;
+  define connector bad from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @ERR@, "mode": "truncate"}
+  end;
+  define pipeline p pipeline select event.i from in into out; end;
+  define pipeline errors pipeline select event from in into out; end;
+  create connector src; create connector dst; create connector bad;
+  create pipeline p; create pipeline errors;
+  connect /connector/src to /pipeline/p;
+  connect /connector/src/err to /pipeline/errors;
+  connect /pipeline/p/out to /connector/dst;
+  connect /pipeline/errors to /connector/bad;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+def test_json_source_err_port_gets_the_bad_lines(spark, tmp_path: Path) -> None:
+    source = tmp_path / "in.json"
+    source.write_bytes(b'{"i": 1}\n{"i": \n\n{"i": 3}\n\xff\n')
+    module = build(JSON_ERRORS, IN=source, OUT=tmp_path / "out", ERR=tmp_path / "err")
+    assert run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index")) == 0
+    assert lines_in(tmp_path / "out") == ["1", "3"]
+    records = [json.loads(line) for line in lines_in(tmp_path / "err")]
+    assert [r["event"] for r in records] == ['{"i": ', "/w=="]  # the text; bytes as base64
+    assert all(r["error"].startswith("Invalid JSON input: ") for r in records)
