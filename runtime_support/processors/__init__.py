@@ -28,6 +28,8 @@ __all__ = [
     "PreChain",
     "ProcessorError",
     "Failed",
+    "make_postprocessor",
+    "make_preprocessor",
     "names_configs",
     "postprocess_stream",
     "preprocess_stream",
