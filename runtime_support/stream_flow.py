@@ -144,14 +144,16 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
     reader = spark.readStream
     if files_per_batch:
         reader = reader.option("maxFilesPerTrigger", files_per_batch)
+    if not source.framing.simple:  # processors run per file (connectors/file_chain.py)
+        from .connectors.file_chain import stream_chain
+
+        reader, path = _single_file(reader, spark_path(source.path))
+        return stream_chain(spark, source, reader, path)
     if source.framing.separator is None:
         reader = reader.option("wholetext", "true")
     elif source.framing.separator != "\n":
         reader = reader.option("lineSep", source.framing.separator)
-    path = spark_path(source.path)
-    if os.path.isfile(path):  # the file source lists folders: the file's folder, by its name
-        reader = reader.option("pathGlobFilter", _glob_escape(os.path.basename(path)))
-        path = os.path.dirname(path)
+    reader, path = _single_file(reader, spark_path(source.path))
     lines = reader.text(path).select(
         F.col("_metadata.file_modification_time").cast("long").alias("mtime"),
         F.col("_metadata.file_path").alias("file"),
@@ -168,6 +170,14 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
         lines = lines.withColumn("value", F.expr(_QUOTE))
     # the Numberer's lines are bytes (LINES_SCHEMA: a plain input line may not be UTF-8)
     return lines.withColumn("value", F.col("value").cast("binary"))
+
+
+def _single_file(reader: Any, path: str) -> tuple[Any, str]:
+    """The file stream source lists folders: a single file is its folder, by its name."""
+    if os.path.isfile(path):
+        reader = reader.option("pathGlobFilter", _glob_escape(os.path.basename(path)))
+        path = os.path.dirname(path)
+    return reader, path
 
 
 def _glob_escape(name: str) -> str:
@@ -227,7 +237,7 @@ def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any
             "None",
         )
     )
-    return numbered.withColumn("origin", F.lit(origin).cast("string"))
+    return numbered.withColumn("origin", F.coalesce(F.col("origin"), F.lit(origin)))
 
 
 def metronome_events(
@@ -374,8 +384,15 @@ def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> Non
     target = spark_path(sink.path)
     tmp = os.path.join(target, f"_tmp-{run}-{batch_id}")
     ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-    encoded = ordered.mapInArrow(encoder(sink.codec), "value string")
-    encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
+    if sink.framing.simple:
+        encoded = ordered.mapInArrow(encoder(sink.codec), "value string")
+        encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
+    else:  # postprocessors Spark's text writer can not run (connectors/file_chain.py)
+        from .connectors.file_chain import write_parts
+
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        write_parts(ordered, sink.codec, sink.framing, tmp, "part-")
     prefix = f"part-{run}-{batch_id:010d}-"
     for old in glob.glob(os.path.join(glob.escape(target), prefix + "*")):
         os.remove(old)

@@ -116,12 +116,14 @@ def read_chain(spark: Any, source: Any, ctx: Any, path: str) -> Any:
 
 
 def stream_chain(spark: Any, source: Any, reader: Any, path: str) -> Any:
-    """The file stream of a chain source as ``mtime, file, block, row, value, origin`` (what
-    :class:`~runtime_support.stream_state.Numberer` numbers)."""
+    """The file stream of a chain source as ``mtime, file, block, row, value, origin, ingest``
+    (what :class:`~runtime_support.stream_state.Numberer` numbers)."""
     from pyspark.sql import functions as F
 
+    binary = "path string, modificationTime timestamp, length long, content binary"
     files = (
         reader.format("binaryFile")
+        .schema(binary)
         .load(path)
         .select("path", "content", F.col("modificationTime").cast("long").alias("mtime"))
     )
