@@ -262,5 +262,6 @@ class SingleFileSink:
 
     def close(self) -> None:
         if self.handle is not None:
+            self.handle.write(self.framing.finish())  # collect, chunk, streaming-compress
             self.handle.close()
             self.handle = None

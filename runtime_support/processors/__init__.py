@@ -22,12 +22,12 @@ from .post import POSTPROCESSORS, make_postprocessor
 from .pre import PREPROCESSORS, make_preprocessor
 
 __all__ = [
+    "Failed",
     "POSTPROCESSORS",
     "PREPROCESSORS",
     "PostChain",
     "PreChain",
     "ProcessorError",
-    "Failed",
     "make_postprocessor",
     "make_preprocessor",
     "names_configs",
