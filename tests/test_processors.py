@@ -41,8 +41,12 @@ def test_separate_test6() -> None:
     assert pp.process(b"012345", 0) == []
     assert _data(pp.process(b"\n0123456789\n", 0)) == [b"012345", b"0123456789"]
     assert pp.process(b"012345", 0) == []
-    with pytest.raises(ProcessorError, match="exceeds maximum allowed length of 10"):
-        pp.process(b"0123456789\n", 0)
+    # Tremor: the read fails; here the fragment is dropped with the reason, the read goes on
+    assert pp.process(b"0123456789\n", 0) == []
+    assert pp.dropped == [
+        "Discarded fragment of length 10 since total length of 16 exceeds maximum allowed "
+        "length of 10"
+    ]
     assert _data(pp.process(b"012345\n0123456789\n", 0)) == [b"012345", b"0123456789"]
     assert pp.finish(None, 0) == []
 
@@ -425,6 +429,10 @@ def test_pre_chain_reports_discarded_fragments() -> None:
     out = preprocess_stream([config], b"abc\nabcdef\nxy\n", 0)
     assert out[1:] == [(b"abc", 0), (b"xy", 0)]
     assert isinstance(out[0], Failed) and "exceeds maximum allowed length of 3" in out[0].reason
+    # a too long last fragment (no separator after it) loses only itself
+    out = preprocess_stream([config], b"ab\ncd\nlong tail", 0)
+    assert [item for item in out if not isinstance(item, Failed)] == [(b"ab", 0), (b"cd", 0)]
+    assert sum(isinstance(item, Failed) for item in out) == 1
 
 
 def test_compressed_lines_round_trip() -> None:

@@ -51,8 +51,9 @@ def separator_byte(config: dict[str, Any], what: str) -> int:
 
 class Separate(Preprocessor):
     """``separate``: split at ``separator``; ``buffered`` keeps a trailing fragment for the next
-    chunk; fragments over ``max_length`` (0: no limit) are discarded. Named without a config,
-    Tremor's default limit is 8192 bytes."""
+    chunk; fragments over ``max_length`` (0: no limit) are discarded, each with a reason in
+    ``dropped``. Named without a config, Tremor's default limit is 8192 bytes (a file source's
+    simple ``separate`` reads with Spark's text reader, without that limit: see the README)."""
 
     name = "separate"
 
@@ -78,24 +79,27 @@ class Separate(Preprocessor):
     def _too_long(self, length: int) -> bool:
         return self.max_length is not None and length > self.max_length
 
-    def _exceeds(self, part: int, total: int) -> ProcessorError:
+    def _exceeds(self, part: int, total: int) -> None:
+        """A discarded fragment (and the buffer before it): Tremor fails the whole read here;
+        the fragment alone is dropped, with its reason, and the read goes on."""
         self.buffer = b""
-        return ProcessorError(
+        self.dropped.append(
             f"Discarded fragment of length {part} since total length of {total} exceeds "
             f"maximum allowed length of {self.max_length}"
         )
 
     def _valid(self, fragment: bytes) -> bool:
         if self._too_long(len(fragment)):
-            self.dropped.append(f"{self._exceeds(len(fragment), len(fragment))}")
+            self._exceeds(len(fragment), len(fragment))
             return False
         return True
 
     def _save(self, fragment: bytes) -> None:
         total = len(self.buffer) + len(fragment)
         if self._too_long(total):
-            raise self._exceeds(len(fragment), total)
-        self.buffer += fragment
+            self._exceeds(len(fragment), total)
+        else:
+            self.buffer += fragment
 
     def process(self, data: bytes, ns: int) -> Chunks:
         parts = data.split(self.separator)
@@ -109,8 +113,9 @@ class Separate(Preprocessor):
         if self.buffer:
             total = len(self.buffer) + len(first)
             if self._too_long(total):
-                raise self._exceeds(len(first), total)
-            out.append((self.buffer + first, ns))
+                self._exceeds(len(first), total)
+            else:
+                out.append((self.buffer + first, ns))
             self.buffer = b""
         elif self._valid(first):
             out.append((first, ns))
