@@ -16,7 +16,8 @@ Sources (each numbered on its own, interleaved as batch does: ``seq = index * n 
   streaming DataFrame it returns. Every other source (``stdio``) is an error naming these.
 
 Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
-``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs), each in emission order;
+``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs, ``.bin`` after postprocessors
+other than ``separate``), each in emission order;
 ``run`` is fixed by the checkpoint and ``batch`` is the micro-batch id, so a replayed micro-batch
 replaces its own files (the output is exactly once) and ``append`` never replaces another
 checkpoint's; ``write``/``truncate`` clear the folder when the checkpoint is new. ``stdio``
@@ -396,7 +397,7 @@ def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> Non
     prefix = f"part-{run}-{batch_id:010d}-"
     for old in glob.glob(os.path.join(glob.escape(target), prefix + "*")):
         os.remove(old)
-    ext = "json" if sink.codec.name == "json" else "txt"
+    ext = ("json" if sink.codec.name == "json" else "txt") if sink.framing.simple else "bin"
     parts = sorted(p for p in os.listdir(tmp) if p.startswith("part-"))
     for number, name in enumerate(parts):
         os.replace(os.path.join(tmp, name), os.path.join(target, f"{prefix}{number:05d}.{ext}"))
