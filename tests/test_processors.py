@@ -293,13 +293,15 @@ def test_streaming_compress(algorithm: str) -> None:
         P.StreamingCompress({"algorithm": "gzip"})
 
 
-def test_streaming_compress_is_one_stream() -> None:
-    events = [b"event %d\n" % i for i in range(5000)]
-    wire = postprocess_stream(
-        [{"name": "streaming-compress", "config": {"algorithm": "xz2"}}], events
-    )
-    assert lzma.decompress(wire) == b"".join(events)
-    assert wire.count(b"\xfd7zXZ\x00") == 1  # one xz stream, not one per event
+@pytest.mark.parametrize(
+    ("algorithm", "magic"), [("xz2", b"\xfd7zXZ\x00"), ("zstd", b"\x28\xb5\x2f\xfd")]
+)
+def test_streaming_compress_is_one_stream(algorithm: str, magic: bytes) -> None:
+    events = [b"event %d\n" % i for i in range(50_000)]
+    spec = [{"name": "streaming-compress", "config": {"algorithm": algorithm}}]
+    wire = postprocess_stream(spec, events)
+    assert decompress(algorithm, wire) == b"".join(events)
+    assert wire.count(magic) == 1  # one stream, not one per event
 
 
 # --- chunk / collect ------------------------------------------------------------------------

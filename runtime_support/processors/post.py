@@ -117,6 +117,7 @@ def _algorithm(config: dict[str, Any] | None, known: tuple[str, ...]) -> tuple[s
 
 
 PIECE = 1024
+ZSTD_BLOCK = 128 * 1024
 
 
 def _pieces(data: bytes) -> list[bytes]:
@@ -135,6 +136,7 @@ class StreamingCompress(Postprocessor):
         self.algorithm, level = _algorithm(config, ("xz2", "zstd"))
         self.level = (6 if self.algorithm == "xz2" else 0) if level is None else level
         self.encoder: Any = None
+        self.pending = 0
 
     def _encoder(self) -> Any:
         if self.encoder is None:
@@ -150,12 +152,16 @@ class StreamingCompress(Postprocessor):
         encoder = self._encoder()
         if self.algorithm == "xz2":
             return _pieces(encoder.compress(data))
-        encoder.compress(data)
+        encoder.compress(data)  # cramjam keeps the output until a flush, which ends a block:
+        self.pending += len(data)  # flush once per zstd block of input, not per event
+        if self.pending < ZSTD_BLOCK:
+            return []
+        self.pending = 0
         return _pieces(bytes(encoder.flush()))
 
     def finish(self, data: bytes | None) -> list[bytes]:
         out = self.process(data) if data is not None else []
-        encoder, self.encoder = self._encoder(), None
+        encoder, self.encoder, self.pending = self._encoder(), None, 0
         tail = encoder.flush() if self.algorithm == "xz2" else bytes(encoder.finish())
         return [b"".join(out) + bytes(tail)]
 
