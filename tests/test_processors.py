@@ -3,7 +3,6 @@ transcribed by hand: exact bytes in and out, chunk boundaries, and errors with t
 
 from __future__ import annotations
 
-import lzma
 import random
 
 import pytest
