@@ -39,6 +39,11 @@ def _chunk_value(codec: Codec, chunk: bytes) -> bytes | None:
     return encode_json(value).encode() if keep else None
 
 
+def _err_row(row: int, record: str) -> tuple[int, bytes, None, str]:
+    """The row of an ``err`` record: marked by its origin (the one place that says how)."""
+    return row, record.encode(), None, SOURCE_ERROR
+
+
 def _file_rows(codec: Codec, framing: Framing, alias: str, path: str, content: bytes) -> Any:
     """``(row, value, ingest, origin)`` of one file: its events and err records, in order."""
     from ..processors import Failed, names_configs
@@ -53,13 +58,12 @@ def _file_rows(codec: Codec, framing: Framing, alias: str, path: str, content: b
             try:
                 value = _chunk_value(codec, item[0])
             except BadLine as bad:
-                yield row, bad.record.encode(), None, SOURCE_ERROR
+                yield _err_row(row, bad.record)
                 continue
             except ValueError as err:
                 error = f"{codec.name} codec: {err}"
         if error is not None:
-            record = encode_json({"error": error, "source": alias})
-            yield row, record.encode(), None, SOURCE_ERROR
+            yield _err_row(row, encode_json({"error": error, "source": alias}))
         elif value is not None:
             yield row, value, item[1] if timed else None, None
 
