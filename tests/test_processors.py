@@ -26,6 +26,12 @@ def _data(chunks: list) -> list[bytes]:
     return [d for d, _ in chunks]
 
 
+def test_separate_named_alone_has_no_limit() -> None:
+    """tremorc's difference (README): Tremor's default by name discards lines over 8192 bytes."""
+    assert R.Separate.from_config(None).max_length is None
+    assert _data(preprocess_stream(["separate"], b"x" * 9000 + b"\ny", 0)) == [b"x" * 9000, b"y"]
+
+
 def test_separate_from_config() -> None:
     pp = R.Separate.from_config({"separator": "\n", "max_length": 12345, "buffered": False})
     assert (pp.buffered, pp.max_length, pp.separator) == (False, 12345, b"\n")

@@ -52,8 +52,8 @@ def separator_byte(config: dict[str, Any], what: str) -> int:
 class Separate(Preprocessor):
     """``separate``: split at ``separator``; ``buffered`` keeps a trailing fragment for the next
     chunk; fragments over ``max_length`` (0: no limit) are discarded, each with a reason in
-    ``dropped``. Named without a config, Tremor's default limit is 8192 bytes (a file source's
-    simple ``separate`` reads with Spark's text reader, without that limit: see the README)."""
+    ``dropped``. Named without a config there is no limit (Tremor's is 8192 bytes; a file source
+    splits lines with Spark's text reader, which has none: see the README)."""
 
     name = "separate"
 
@@ -68,8 +68,8 @@ class Separate(Preprocessor):
 
     @classmethod
     def from_config(cls, config: dict[str, Any] | None) -> Separate:
-        if config is None:
-            return cls()
+        if config is None:  # Tremor: 8192; tremorc's text reader has no limit, nor has this
+            return cls(max_length=0)
         return cls(
             separator_byte(config, "split"),
             int(config.get("max_length") or 0),
