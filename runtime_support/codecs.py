@@ -12,7 +12,7 @@ it can not encode is dropped with an error line on stderr (Tremor logs it too).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .codec_impls import (
@@ -155,20 +155,49 @@ class Codec:
         return encode_json(value) if keep else None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Framing:
-    """Pre-/post-processing: ``separator`` set means the ``separate`` processor is in the chain;
-    ``drop_empty``: ``remove-empty`` runs after it (or alone), so empty chunks yield no event."""
+    """A connector's pre- or postprocessors (see :mod:`runtime_support.processors`).
+
+    ``simple``: the chain is only ``separate`` (with just a ``separator``) and ``remove-empty``,
+    which Spark's text reader and writer do themselves: ``separator`` is then the separator (None
+    without ``separate``) and ``drop_empty`` says ``remove-empty`` runs after it (or alone).
+    Otherwise ``separator`` is None and a connector runs the chain (``pre_chain`` /
+    ``post_chain``) on the bytes itself.
+    """
 
     separator: str | None = None
     drop_empty: bool = False
+    processors: tuple[Any, ...] = ()
+    simple: bool = True
+    _post: Any = field(default=None, compare=False, repr=False)
 
-    def frame(self, data: str | bytes) -> bytes:
-        """Bytes written for one encoded event."""
+    def pre_chain(self) -> Any:
+        """A fresh preprocessor chain (one per stream: a file, a connection)."""
+        from .processors import PreChain
+
+        return PreChain(self.processors)
+
+    def post_chain(self) -> Any:
+        """A fresh postprocessor chain (one per output stream)."""
+        from .processors import PostChain
+
+        return PostChain(self.processors)
+
+    def frame(self, data: str | bytes, ingest_ns: int = 0) -> bytes:
+        """Bytes written for one encoded event (this Framing's own postprocessor chain, so
+        ``collect``/``chunk``/``streaming-compress`` hold bytes back until :meth:`finish`)."""
         raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
-        if self.separator is None:
-            return raw
-        return raw + self.separator.encode("utf-8")
+        if self.simple:
+            return raw if self.separator is None else raw + self.separator.encode("utf-8")
+        if self._post is None:
+            self._post = self.post_chain()
+        return b"".join(self._post.process(raw, ingest_ns))
+
+    def finish(self) -> bytes:
+        """What the postprocessors still hold at the end of the output (then a fresh chain)."""
+        chain, self._post = self._post, None
+        return b"" if chain is None else b"".join(chain.finish())
 
 
 def _name_config(spec: Any) -> tuple[str, Any]:
@@ -188,23 +217,43 @@ def codec_from(spec: Any, default: str = "json") -> Codec:
     return Codec(name, config)
 
 
+_SIMPLE_SEPARATE = {"separator"}
+
+
 def framing_from(processors: Any) -> Framing:
-    """The framing of a ``preprocessors`` / ``postprocessors`` list (only ``separate`` and
-    ``remove-empty`` are understood; others are rejected, by the compiler's registry first)."""
+    """The framing of a ``preprocessors`` / ``postprocessors`` list: ``simple`` (see
+    :class:`Framing`) when it is ``separate`` (only its ``separator``) and ``remove-empty``;
+    any other chain runs through :mod:`runtime_support.processors` (an unknown processor or a
+    bad config raises ``ValueError``, the compiler's registry having rejected it first)."""
+    from .processors import POSTPROCESSORS, PREPROCESSORS
+
+    items = [_name_config(item) for item in processors or ()]
+    names = [name for name, _ in items]
+    simple = (
+        all(
+            name == "remove-empty"
+            or name == "separate"
+            and (config is None or set(config) <= _SIMPLE_SEPARATE)
+            for name, config in items
+        )
+        and names.count("separate") <= 1
+    )
+    unknown = [n for n in names if n not in PREPROCESSORS and n not in POSTPROCESSORS]
+    if unknown:
+        raise ValueError(f"Processor `{unknown[0]}` is not supported by tremorc's Spark runtime")
+    if not simple:
+        return Framing(processors=tuple(processors), simple=False)
     separator = None
     drop_empty = False
-    for item in processors or ():
-        name, config = _name_config(item)
+    for name, config in items:
         if name == "separate":
             separator = "\n"
             drop_empty = False  # an earlier `remove-empty` saw whole reads, never empty
             if isinstance(config, dict) and isinstance(config.get("separator"), str):
                 separator = config["separator"]
-        elif name == "remove-empty":
-            drop_empty = True
         else:
-            raise ValueError(f"Processor `{name}` is not supported by tremorc's Spark runtime")
-    return Framing(separator, drop_empty)
+            drop_empty = True
+    return Framing(separator, drop_empty, tuple(processors or ()), True)
 
 
 def chunk_decoder(codec: Codec) -> Any:

@@ -28,10 +28,14 @@ __all__ = [
     "CODEC_ERROR",
     "INVALID_JSON",
     "INVALID_UTF8",
+    "SOURCE_ERROR",
     "decode_line",
     "source_columns",
 ]
 
+#: The ``origin`` of a source row that is an ``err`` record (its ``value``), not an event: a
+#: connector's processor or codec failed on it (no origin URI contains a NUL).
+SOURCE_ERROR = "\x00err"
 INVALID_JSON = "Invalid JSON input: {reason}"
 INVALID_UTF8 = "Invalid UTF-8 input: {reason} (the event is the line's bytes in base64)"
 CODEC_ERROR = "\0codec-error\0"

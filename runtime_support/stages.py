@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
-from .input_lines import BadLine, decode_line, source_columns
+from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
 
 __all__ = [
@@ -133,6 +133,9 @@ class _Runner:
                 self.pass_flush()
                 continue
             self.seen = True
+            if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
+                self._output(seq, [0], "err", text.decode() if type(text) is bytes else text)
+                continue
             try:
                 value = decode_line(text)
             except BadLine as bad:

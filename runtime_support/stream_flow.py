@@ -16,7 +16,8 @@ Sources (each numbered on its own, interleaved as batch does: ``seq = index * n 
   streaming DataFrame it returns. Every other source (``stdio``) is an error naming these.
 
 Sinks, per micro-batch (:class:`FlowStreamSink`, ``foreachBatch``): ``file`` writes part files
-``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs), each in emission order;
+``path/part-<run>-<batch>-<n>.json`` (``.txt`` for other codecs, ``.bin`` after postprocessors
+other than ``separate``), each in emission order;
 ``run`` is fixed by the checkpoint and ``batch`` is the micro-batch id, so a replayed micro-batch
 replaces its own files (the output is exactly once) and ``append`` never replaces another
 checkpoint's; ``write``/``truncate`` clear the folder when the checkpoint is new. ``stdio``
@@ -144,14 +145,16 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
     reader = spark.readStream
     if files_per_batch:
         reader = reader.option("maxFilesPerTrigger", files_per_batch)
+    if not source.framing.simple:  # processors run per file (connectors/file_chain.py)
+        from .connectors.file_chain import stream_chain
+
+        reader, path = _single_file(reader, spark_path(source.path))
+        return stream_chain(spark, source, reader, path)
     if source.framing.separator is None:
         reader = reader.option("wholetext", "true")
     elif source.framing.separator != "\n":
         reader = reader.option("lineSep", source.framing.separator)
-    path = spark_path(source.path)
-    if os.path.isfile(path):  # the file source lists folders: the file's folder, by its name
-        reader = reader.option("pathGlobFilter", _glob_escape(os.path.basename(path)))
-        path = os.path.dirname(path)
+    reader, path = _single_file(reader, spark_path(source.path))
     lines = reader.text(path).select(
         F.col("_metadata.file_modification_time").cast("long").alias("mtime"),
         F.col("_metadata.file_path").alias("file"),
@@ -164,6 +167,14 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
     )
     # the Numberer's lines are bytes (LINES_SCHEMA: a plain input line may not be UTF-8)
     return lines.withColumn("value", F.col("value").cast("binary"))
+
+
+def _single_file(reader: Any, path: str) -> tuple[Any, str]:
+    """The file stream source lists folders: a single file is its folder, by its name."""
+    if os.path.isfile(path):
+        reader = reader.option("pathGlobFilter", _glob_escape(os.path.basename(path)))
+        path = os.path.dirname(path)
+    return reader, path
 
 
 def _glob_escape(name: str) -> str:
@@ -213,7 +224,8 @@ def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any
 
     lines = file_lines(spark, source, args.files_per_batch)
     origin = encode_origin("tremor-file", hostname(), None, [source.path])
-    chunks = "string" if source.codec.name == "json" else "binary"  # others: decoded below
+    decoded = source.codec.name == "json" or not source.framing.simple  # else: decoded below
+    chunks = "string" if decoded else "binary"
     numbered = (
         lines.withColumn("all", F.lit(0))
         .groupBy("all")
@@ -224,9 +236,9 @@ def file_events(spark: Any, source: FileSource, args: argparse.Namespace) -> Any
             "None",
         )
     )
-    if source.codec.name != "json":
+    if source.codec.name != "json" and source.framing.simple:
         numbered = decode_chunks(numbered, source.codec)
-    return numbered.withColumn("origin", F.lit(origin).cast("string"))
+    return numbered.withColumn("origin", F.coalesce(F.col("origin"), F.lit(origin)))
 
 
 def metronome_events(
@@ -376,12 +388,19 @@ def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> Non
     target = spark_path(sink.path)
     tmp = os.path.join(target, f"_tmp-{run}-{batch_id}")
     ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-    encoded = encoded_text(ordered, sink.codec)
-    encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
+    if sink.framing.simple:
+        encoded = encoded_text(ordered, sink.codec)
+        encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
+    else:  # postprocessors Spark's text writer can not run (connectors/file_chain.py)
+        from .connectors.file_chain import write_parts
+
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        write_parts(ordered, sink.codec, sink.framing, tmp, "part-")
     prefix = f"part-{run}-{batch_id:010d}-"
     for old in glob.glob(os.path.join(glob.escape(target), prefix + "*")):
         os.remove(old)
-    ext = "json" if sink.codec.name == "json" else "txt"
+    ext = ("json" if sink.codec.name == "json" else "txt") if sink.framing.simple else "bin"
     parts = sorted(p for p in os.listdir(tmp) if p.startswith("part-"))
     for number, name in enumerate(parts):
         os.replace(os.path.join(tmp, name), os.path.join(target, f"{prefix}{number:05d}.{ext}"))

@@ -111,8 +111,18 @@ class Numberer(_stateful_processor()):  # type: ignore[misc]
             base = max(timerValues.getCurrentProcessingTimeInMs() * 1_000_000, last_ns + 1)
             ingest = base + np.arange(len(frame), dtype="int64")
         self.counters.update((int(start + len(frame)), int(ingest[-1]) if len(frame) else last_ns))
+        if "ingest" in frame:  # set by a source's `ingest-ns` preprocessor
+            ingest = np.where(frame["ingest"].isna(), ingest, frame["ingest"].fillna(0)).astype(
+                "int64"
+            )
         yield pd.DataFrame(
-            {"seq": seq, "value": frame["value"].to_numpy(), "ingest_ns": ingest, "origin": None}
+            {
+                "seq": seq,
+                "value": frame["value"].to_numpy(),
+                "ingest_ns": ingest,
+                # a source's err rows carry their origin (input_lines.SOURCE_ERROR)
+                "origin": frame["origin"].to_numpy() if "origin" in frame else None,
+            }
         )
 
     def close(self) -> None:

@@ -88,6 +88,12 @@ OPERATOR_CONFIG = {
 #: Codecs with a required config key.
 CODEC_SPEC = {"avro": '{"name": "avro", "config": {"schema": "long"}}'}
 
+PROCESSOR_CONFIG = {
+    "chunk": '{"max_bytes": 10}',
+    "compress": '{"algorithm": "gzip"}',
+    "streaming-compress": '{"algorithm": "zstd"}',
+}
+
 
 def _program(what: str, name: str) -> tuple[str, str]:
     """A program using kind ``name`` of registry ``what`` and its language."""
@@ -100,7 +106,9 @@ def _program(what: str, name: str) -> tuple[str, str]:
         codec = CODEC_SPEC.get(name, f'"{name}"')
         return FLOW.format(kind="stdio", with_=f"codec = {codec}"), "deploy"
     if what in ("preprocessor", "postprocessor"):
-        return FLOW.format(kind="stdio", with_=f'{what}s = ["{name}"]'), "deploy"
+        config = PROCESSOR_CONFIG.get(name)
+        item = f'{{"name": "{name}", "config": {config}}}' if config else f'"{name}"'
+        return FLOW.format(kind="stdio", with_=f"{what}s = [{item}]"), "deploy"
     if what == "operator":
         config = f" with {OPERATOR_CONFIG[name]} end" if name in OPERATOR_CONFIG else ""
         text = f"define operator o from {name}{config};\ncreate operator o;\n"
@@ -173,6 +181,19 @@ def test_runtime_codec_table_matches_the_registry() -> None:
     assert {k: _dotted(v) for k, v in codecs.CODECS.items()} == {
         e.name: e.factory for e in CODECS if e.supported
     }
+
+
+def test_runtime_processor_tables_match_the_registry() -> None:
+    from runtime_support.processors import post, pre
+
+    for registry, module in ((PREPROCESSORS, pre), (POSTPROCESSORS, post)):
+        table = module.PREPROCESSORS if module is pre else module.POSTPROCESSORS
+        # every supported one runs; the runtime may hold one the registry rejects (ingest-ns)
+        assert set(registry.supported()) <= set(table) <= {e.name for e in registry}
+        for entry in registry:
+            if entry.supported:
+                cls = getattr(module, entry.factory.rsplit(".", 1)[1])
+                assert entry.factory == _dotted(cls) and cls.name == entry.name
 
 
 def test_runtime_operator_table_matches_the_registry() -> None:

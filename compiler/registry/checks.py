@@ -77,7 +77,25 @@ def _named(registry: Registry, value: Any, expr: Any, span: Span, source: Source
     if config is not None and not isinstance(config, dict):
         raise CompileError(f"The config of {what} `{name}` must be a record", span, source=source)
     check_config(what, entry, config or {}, lambda key: span, span, source)
+    if registry in (PREPROCESSORS, POSTPROCESSORS):
+        check_processor_config(registry, name, config, span, source)
     return entry
+
+
+def check_processor_config(
+    registry: Registry, name: str, config: Any, span: Span, source: Source
+) -> None:
+    """What the runtime's processor makes of ``config`` (a one-byte separator, a level in the
+    algorithm's range, …): its error, Tremor's message, as a CompileError at the processor."""
+    from runtime_support.processors import ProcessorError, make_postprocessor, make_preprocessor
+
+    make = make_preprocessor if registry is PREPROCESSORS else make_postprocessor
+    try:
+        make(name, config)
+    except ProcessorError as err:
+        raise CompileError(
+            f"Invalid config of {registry.what} `{name}`: {err}", span, source=source
+        ) from None
 
 
 def check_operator(defn: Q.DefineOperator, config: dict[str, Any], source: Source) -> Entry:

@@ -150,6 +150,17 @@ SINK_FACTORIES = {
 }
 
 
+def _simple(posts: Any) -> bool:
+    """Only ``separate``/``remove-empty``: Spark's text writer frames the lines itself; other
+    chains write part files of postprocessed bytes (no separator needed)."""
+    from runtime_support.codecs import framing_from
+
+    try:
+        return framing_from(posts).simple
+    except ValueError:  # an unknown processor: the processor check names it
+        return True
+
+
 def check_file_sink(
     params: dict[str, Any], key_span: Callable[[str], Span], post_span: Span, source: Source
 ) -> None:
@@ -167,7 +178,7 @@ def check_file_sink(
         raise CompileError(message, key_span("mode"), source=source)
     posts = params.get("postprocessors") or ()
     names = [p.get("name") if isinstance(p, dict) else p for p in posts]
-    if "separate" not in names:
+    if "separate" not in names and _simple(posts):
         message = (
             'A `file` sink writes part files of lines: add `postprocessors = ["separate"]`, or '
             '`"single_file": true` to write the events back to back into one file'

@@ -70,11 +70,11 @@ def input_paths(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> tup
 
 def check_inputs(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> None:
     """Raise :class:`InputPathError` (one line) for the first input of ``spec`` that cannot be
-    read: a ``file`` source of JSON lines may name a file, a folder or a glob (see
-    :class:`FileSource`), every other input one file."""
+    read: a ``file`` source of JSON lines, or one whose processors run per file, may name a
+    file, a folder or a glob (see :class:`FileSource`), every other input one file."""
     source = build_source(spec)
     for path in input_paths(spec, ctx, files):
-        if isinstance(source, FileSource) and source.lines:
+        if isinstance(source, FileSource) and (source.lines or not source.framing.simple):
             from ..job_io import check_paths
 
             check_paths([path])

@@ -67,6 +67,7 @@ class FileSource:
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.path = _path(spec)
+        self.alias = spec.alias
         self.codec = codec_from(spec.params.get("codec"))
         self.framing = framing_from(spec.params.get("preprocessors"))
 
@@ -75,12 +76,20 @@ class FileSource:
         """JSON lines (``json`` codec, ``separate`` at newlines): ``path`` may then be a file, a
         folder or a glob, read as the job's ``-i`` reads (:func:`runtime_support.job_io.
         read_files`: compressed files too, exact order by path then line)."""
-        return self.codec.name == "json" and self.framing.separator == "\n"
+        return self.codec.name == "json" and self.framing.simple and self.framing.separator == "\n"
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
         from pyspark.sql import functions as F
 
         origin = encode_origin("tremor-file", hostname(), None, [self.path])
+        if not self.framing.simple:  # processors Spark's text reader can not run
+            from .file_chain import read_chain
+
+            events = read_chain(
+                spark, self, ctx, _readable(spark, spark_path(self.path), self.path)
+            )
+            mark = F.coalesce(F.col("origin"), F.lit(origin))
+            return events.withColumn("origin", mark)
         if self.lines:
             from ..job_io import read_files
 
@@ -136,8 +145,10 @@ class FileSink:
         self.path = _path(spec)
         self.mode = _mode(spec)
         self.codec = codec_from(spec.params.get("codec"))
-        self.separator = framing_from(spec.params.get("postprocessors")).separator
-        if self.separator is None or self.mode == "overwrite":  # the compiler rejects both
+        self.framing = framing_from(spec.params.get("postprocessors"))
+        self.separator = self.framing.separator
+        simple = self.framing.simple
+        if simple and self.separator is None or self.mode == "overwrite":  # the compiler rejects
             raise ValueError(
                 f"Invalid config for connector `{spec.alias}`: part files need the `separate` "
                 "postprocessor and mode write, truncate or append (or `single_file: true`)"
@@ -149,11 +160,42 @@ class FileSink:
         append = self.mode == "append"
         _check_target(target, self.path, append)
         ordered = frame.sortWithinPartitions("seq", "sub").select("value")
+        if not self.framing.simple:  # postprocessors Spark's text writer can not run
+            written = write_chain_parts(ordered, self, target, append)
+            if progress.active:
+                progress.add(written)
+            return
         encoded = encoded_text(ordered, self.codec)
         writer = encoded.write.mode("append" if append else "overwrite")
         writer.option("lineSep", self.separator).text(target)
         if progress.active:
             progress.add(frame.count())
+
+
+def write_chain_parts(ordered: Any, sink: FileSink, target: str, append: bool) -> int:
+    """The events of ``ordered`` as part files of postprocessed bytes (see
+    :mod:`runtime_support.connectors.file_chain`): ``part-<run>-<n>`` (``run`` new for each
+    write, so ``append`` adds files); ``write``/``truncate`` first clear the folder."""
+    import shutil
+    import uuid
+
+    from .file_chain import write_parts
+
+    if not append and os.path.isdir(target):
+        shutil.rmtree(target)
+    os.makedirs(target, exist_ok=True)
+    return write_parts(ordered, sink.codec, sink.framing, target, f"part-{uuid.uuid4().hex[:8]}-")
+
+
+def _readable(spark: Any, path: str, shown: str) -> str:
+    """``path`` (InputPathError, one line, when Spark finds nothing there)."""
+    try:
+        spark.read.format("binaryFile").load(path).schema  # noqa: B018 - analysis is the check
+    except Exception as err:  # noqa: BLE001 - Spark's AnalysisException, by its error class
+        if "PATH_NOT_FOUND" not in str(err):
+            raise
+        raise InputPathError(f"can not read {shown}: no such file or directory") from None
+    return path
 
 
 def _check_target(target: str, shown: str, append: bool) -> None:
@@ -229,5 +271,6 @@ class SingleFileSink:
 
     def close(self) -> None:
         if self.handle is not None:
+            self.handle.write(self.framing.finish())  # collect, chunk, streaming-compress
             self.handle.close()
             self.handle = None

@@ -1,9 +1,10 @@
 """The ``stdio`` connector: source of stdin (``-i FILE`` replaces it), sink to stdout (``-o FILE``
 replaces it; the ``stderr`` port writes to stderr).
 
-Stdin is split at the ``separate`` preprocessor's separator (a newline when none is configured)
-and each chunk decoded on the driver; the default codec is ``json`` (an undecodable chunk is
-reported on stderr; with another codec it is an ``err`` event, see
+Stdin is split at the ``separate`` preprocessor's separator (a newline when none is configured),
+or run through the preprocessor chain as one stream when it has other processors, and each
+chunk decoded on the driver; the default codec is ``json`` (an undecodable chunk is reported on
+stderr; with another codec it is an ``err`` event, see
 :meth:`runtime_support.codecs.Codec.decoded_text`).
 """
 
@@ -23,9 +24,22 @@ class StdioSource:
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.codec = codec_from(spec.params.get("codec"))
-        framing = framing_from(spec.params.get("preprocessors"))
-        self.separator = framing.separator or "\n"
-        self.drop_empty = framing.drop_empty
+        self.framing = framing_from(spec.params.get("preprocessors"))
+        self.separator = self.framing.separator or "\n"
+        self.drop_empty = self.framing.drop_empty
+
+    def _chunks(self, data: bytes) -> list[str]:
+        """The chunks of the chain (a chunk it fails on: one line on stderr, as a bad chunk)."""
+        from ..processors import Failed
+
+        chain = self.framing.pre_chain()
+        chunks = []
+        for item in chain.process(data, 0) + chain.finish(0):
+            if isinstance(item, Failed):
+                print(f"Error: invalid input for the preprocessors: {item.reason}", file=sys.stderr)
+            else:
+                chunks.append(item[0].decode("utf-8", "surrogateescape"))
+        return chunks
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
         if ctx.stdin_path and ctx.stdin_path != "-":
@@ -33,11 +47,14 @@ class StdioSource:
                 text = handle.read()
         else:
             text = sys.stdin.read()
-        chunks = text.split(self.separator)
-        if chunks and chunks[-1] == "":
-            chunks.pop()
-        if self.drop_empty:
-            chunks = [chunk for chunk in chunks if chunk]
+        if self.framing.simple:
+            chunks = text.split(self.separator)
+            if chunks and chunks[-1] == "":
+                chunks.pop()
+            if self.drop_empty:
+                chunks = [chunk for chunk in chunks if chunk]
+        else:  # the preprocessor chain over all of stdin, as one stream
+            chunks = self._chunks(text.encode("utf-8", "surrogateescape"))
         rows: list[tuple[int, str, int]] = []
         for chunk in chunks:
             if self.codec.name != "json":  # a rejected chunk is an `err` event, as from files
@@ -79,4 +96,7 @@ class StdioSink:
 
     def close(self) -> None:
         if self.ctx is not None:
+            rest = self.framing.finish()  # what collect, chunk, streaming-compress hold back
+            if rest:
+                self.ctx.stdout().write(rest)
             self.ctx.close()
