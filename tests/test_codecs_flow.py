@@ -153,8 +153,7 @@ flow
   define connector console from stdio
   with codec = "csv", preprocessors = ["separate"] end;
   define connector out from stdio
-  with codec = "yaml", postprocessors = [{"name": "separate", "config": {"separator": "---\\n"}}]
-  end;
+  with codec = "yaml", postprocessors = ["separate"] end;
   define pipeline p
   pipeline
     select {"name": event[0], "n": event[1]} from in into out;
@@ -173,7 +172,7 @@ def test_stdio_csv_in_yaml_out(spark, tmp_path: Path) -> None:
     module = build(CSV_TO_YAML)
     ctx = RunContext(stdin_path=str(tmp_path / "in.csv"), stdout_path=str(tmp_path / "out"))
     assert run_flow(spark, module.FLOW, module.run_pipeline, ctx) == 0
-    assert (tmp_path / "out").read_text() == "name: a\nn: '1'\n---\nname: b, c\nn: '2'\n---\n"
+    assert (tmp_path / "out").read_text() == "name: a\nn: '1'\n\nname: b, c\nn: '2'\n\n"
 
 
 JSON_ERRORS = """
