@@ -43,7 +43,7 @@ class Connector:
         """A source reads independently; so does a sink that drops its events (``null``) or
         writes part files (``file``, each part in emission order); any other sink writes (or
         stops the run) in the whole emission order."""
-        if "in" not in self.ports or self.kind == "null":
+        if "in" not in self.ports or self.kind in ("null", "postgres", "clickhouse"):
             return Stateless()
         config = self.params.get("config", {})
         if self.kind == "file" and not (isinstance(config, dict) and config.get("single_file")):

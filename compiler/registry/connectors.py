@@ -42,7 +42,67 @@ FILE_SINGLE = (
     "at a time (for small outputs only: the driver is the bottleneck)"
 )
 
-_SUPPORTED = (
+JDBC_STRUCTURED = (
+    "writes records as table rows: no codec or processors (Tremor's clickhouse connector is "
+    "structured too)"
+)
+CH_URL = (
+    "`host[:port]` of ClickHouse's HTTP interface (default port 8123: tremorc's JDBC driver "
+    "speaks HTTP, Tremor's client the native protocol on 9000)"
+)
+CH_COLUMNS = (
+    "`[{name, type}]`: each event's field `name` into that column; types String, Int8-64, "
+    'UInt8-64 (UInt64 up to 2^63-1), Float32/64, each also as `{"Nullable": T}`'
+)
+PG_COLUMNS = (
+    "sink: `[{name, type}]`, each event's field `name` into that column (a missing field is "
+    "NULL); types text, smallint, integer, bigint, double precision, boolean, jsonb, json"
+)
+JDBC = (
+    Entry(
+        name="clickhouse",
+        keys=(
+            Key(name="url", type="string", required=True, doc=CH_URL),
+            Key(
+                name="compression",
+                type="string",
+                default="none",
+                choices=("none", "lz4"),
+                doc="`lz4`: the driver compresses the inserts",
+            ),
+            Key(name="database", type="string", default="default", doc="the database"),
+            Key(name="table", type="string", required=True, doc="the table (it must exist)"),
+            Key(name="columns", type="array", required=True, doc=CH_COLUMNS),
+        ),
+        factory=RT + "jdbc.JdbcSink",
+        ports=("in",),
+        doc="sink: Spark's JDBC writer (batch: append; stream: foreachBatch, at least once)",
+    ),
+    Entry(
+        name="postgres",
+        keys=(
+            Key(name="url", type="string", required=True, doc="`host[:port]` (default 5432)"),
+            Key(name="database", type="string", default="postgres", doc="the database"),
+            Key(name="user", type="string", default="postgres", doc="the role"),
+            Key(name="password", type="string", doc="the role's password"),
+            Key(name="table", type="string", doc="sink: the table; source: the table read"),
+            Key(name="query", type="string", doc="source: the SELECT whose rows are the events"),
+            Key(
+                name="column",
+                type="string",
+                doc="the event as JSON in this `jsonb`/`text` column (sink default `event`); "
+                "a source without it makes each row a record",
+            ),
+            Key(name="columns", type="array", doc=PG_COLUMNS),
+        ),
+        factory=RT + "jdbc.PostgresSource",
+        ports=("out", "err", "in"),
+        doc="tremorc extension (Tremor has no postgres connector): source (`spark.read.jdbc`, "
+        "batch only) and sink (Spark's JDBC writer; stream: foreachBatch, exactly once)",
+    ),
+)
+
+_SUPPORTED = JDBC + (
     Entry(
         name="exit",
         keys=(
@@ -99,7 +159,6 @@ _UNSUPPORTED = {
     "azure_monitor_ingest_writer": _NETWORK,
     "bench": "Tremor's benchmark connector",
     "cb": "Tremor's test-harness connector",
-    "clickhouse": _NETWORK,
     "crononome": "wall-clock cron schedules have no meaning in a batch job",
     "discord": _NETWORK,
     "dns_client": _NETWORK,
@@ -140,12 +199,15 @@ SOURCE_FACTORIES = {
     "file": RT + "file.FileSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
+    "postgres": RT + "jdbc.PostgresSource",
     "stdio": RT + "stdio.StdioSource",
 }
 SINK_FACTORIES = {
+    "clickhouse": RT + "jdbc.JdbcSink",
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
     "null": RT + "simple.NullConnector",
+    "postgres": RT + "jdbc.JdbcSink",
     "stdio": RT + "stdio.StdioSink",
 }
 
