@@ -81,6 +81,9 @@ CONNECTOR_CONFIG = {
     "file": '{"path": "x.json", "mode": "read"}',
     "metronome": '{"interval": 1}',
     "clickhouse": '{"url": "h", "table": "t", "columns": [{"name": "a", "type": "String"}]}',
+    "postgres": '{"url": "h", "query": "SELECT 1"}',
+    "s3_reader": '{"bucket": "b"}',
+    "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
 }
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",

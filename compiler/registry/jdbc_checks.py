@@ -1,4 +1,5 @@
-"""Compile checks of the JDBC connectors (``postgres``, ``clickhouse``) beyond their key types.
+"""Compile checks of the JDBC connectors (``postgres``, ``clickhouse``) and the S3 ones beyond
+their key types (see :func:`check_s3` for those).
 
 Establishes: no codec or processors (they write records as rows); ``table`` and ``column`` are
 SQL identifiers and each ``columns`` entry names an identifier and a supported type (see
@@ -71,3 +72,40 @@ def check_jdbc(
                 whole,
                 source=source,
             )
+
+
+S3_KINDS = ("s3_reader", "s3_streamer")
+AUTH_KEYS = ("access_key_id", "secret_access_key", "session_token")
+
+
+def check_s3(
+    kind: str,
+    params: dict[str, Any],
+    with_span: Callable[[str], Span],
+    key_span: Callable[[str], Span],
+    source: Source,
+) -> None:
+    """``auth`` holds string keys and both keys; an ``s3_streamer`` frames its events with the
+    ``separate`` postprocessor (Spark's text writer writes lines)."""
+    config = params.get("config") or {}
+    auth = config.get("auth")
+    if isinstance(auth, dict):
+        bad = [k for k, v in auth.items() if k not in AUTH_KEYS or not isinstance(v, str)]
+        if bad or not {"access_key_id", "secret_access_key"} <= set(auth):
+            message = (
+                "`auth` must be a record of strings `access_key_id`, `secret_access_key` and "
+                "optionally `session_token`"
+            )
+            raise CompileError(message, key_span("auth"), source=source)
+    if kind == "s3_streamer":
+        posts = params.get("postprocessors") or ()
+        names = [p.get("name") if isinstance(p, dict) else p for p in posts]
+        if "separate" not in names:
+            message = (
+                "An `s3_streamer` writes part files of lines with Spark: add `postprocessors = "
+                '["separate"]`'
+            )
+            where = (
+                with_span("postprocessors") if "postprocessors" in params else key_span("bucket")
+            )
+            raise CompileError(message, where, source=source)

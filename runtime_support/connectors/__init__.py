@@ -15,6 +15,8 @@ from .file import is_source as _file_reads
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
 from .metronome import MetronomeSource
+from .s3 import S3Reader, S3Streamer
+from .s3 import spark_conf as _s3_conf
 from .simple import ExitSink, NullConnector
 from .stdio import StdioSink, StdioSource
 
@@ -42,6 +44,7 @@ SOURCES: dict[str, type] = {
     "metronome": MetronomeSource,
     "null": NullConnector,
     "postgres": PostgresSource,
+    "s3_reader": S3Reader,
     "stdio": StdioSource,
 }
 SINKS: dict[str, type] = {
@@ -50,6 +53,7 @@ SINKS: dict[str, type] = {
     "file": FileSink,
     "null": NullConnector,
     "postgres": JdbcSink,
+    "s3_streamer": S3Streamer,
     "stdio": StdioSink,
 }
 
@@ -99,4 +103,8 @@ def build_sink(spec: ConnectorSpec) -> Any:
 def jar_conf(specs: tuple[ConnectorSpec, ...]) -> dict[str, str]:
     """The Spark properties that put the JVM drivers the connectors ``specs`` need on the
     classpath (``spark.jars.packages`` / ``spark.jars``; ``--conf`` given ones win)."""
-    return _jdbc_conf({spec.kind for spec in specs})
+    conf = _jdbc_conf({spec.kind for spec in specs})
+    for key, value in _s3_conf(specs).items():
+        joined = key in ("spark.jars.packages", "spark.jars.excludes") and key in conf
+        conf[key] = f"{conf[key]},{value}" if joined else value
+    return conf

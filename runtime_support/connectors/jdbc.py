@@ -103,7 +103,10 @@ def clickhouse_target(spec: ConnectorSpec) -> Target:
     config = spec.config
     host, port = _host_port(str(config.get("url", "localhost")), 8123)
     database = str(config.get("database", "default"))
-    props = {"decompress": "true"} if config.get("compression") == "lz4" else {}
+    # compress=false: Debian's server (18.16) fails the driver's compressed responses
+    props = {"compress": "false"}
+    if config.get("compression") == "lz4":
+        props["decompress"] = "true"
     return Target(
         kind="clickhouse",
         url=f"jdbc:clickhouse://{host}:{port}/{database}",

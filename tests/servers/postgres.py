@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,11 +50,22 @@ def _as_user() -> dict[str, str]:
 
 
 @contextmanager
-def postgres_server(folder: Path) -> Iterator[Postgres]:
-    """Initialise a cluster under ``folder`` (created) and run it until the context ends."""
+def postgres_server() -> Iterator[Postgres]:
+    """Initialise a cluster in a new folder under the system's temporary folder (pytest's is
+    private to root, and the server runs as ``postgres``), run it until the context ends, then
+    remove the folder."""
+    folder = Path(tempfile.mkdtemp(prefix="tremorc-pg-"))
+    try:
+        with _server(folder) as server:
+            yield server
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _server(folder: Path) -> Iterator[Postgres]:
     data, sockets = folder / "data", folder / "sock"
-    folder.mkdir(parents=True, exist_ok=True)
-    sockets.mkdir(exist_ok=True)
+    sockets.mkdir()
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
         shutil.chown(sockets, "postgres", "postgres")
