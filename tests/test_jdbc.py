@@ -276,3 +276,30 @@ def test_clickhouse_integration(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         rows = ch.sql("SELECT name, nickname FROM tremor ORDER BY name FORMAT JSONEachRow")
         assert [json.loads(row) for row in rows] == PEOPLE
+
+
+# The example -------------------------------------------------------------------------------------
+
+
+@needs_postgres
+def test_example_file_to_postgres(pg: postgres.Postgres, tmp_path: Path) -> None:
+    """examples/file_to_postgres as its README runs it (from the repository root), against
+    this server: the rows its README shows."""
+    pg.sql(
+        "CREATE TABLE requests (host text, path text, status smallint, ms double precision, "
+        "slow boolean); CREATE TABLE raw (event jsonb)"
+    )
+    text = (ROOT / "examples" / "file_to_postgres" / "flow.troy").read_text()
+    assert text.count('"127.0.0.1:55432"') == 2
+    (tmp_path / "flow.troy").write_text(text.replace("127.0.0.1:55432", f"127.0.0.1:{pg.port}"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "compiler", "run", str(tmp_path / "flow.troy")]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert pg.sql("SELECT host, path, status, ms, slow FROM requests ORDER BY ms") == [
+        "web-1|/index.html|200|12.5|f",
+        "web-3|/login|401|33|f",
+        "web-1|/search|200|480|t",
+        "web-3|/checkout|500|1210.75|t",
+    ]
+    assert pg.sql("SELECT count(*), min(event->>'host') FROM raw") == ["4|web-1"]

@@ -49,7 +49,9 @@ class S3Server:
         self.client().create_bucket(Bucket=name, CreateBucketConfiguration=config)
 
     def keys(self, bucket: str, prefix: str = "") -> list[str]:
-        pages = self.client().get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        pages = (
+            self.client().get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+        )
         return sorted(o["Key"] for page in pages for o in page.get("Contents", ()))
 
     def text(self, bucket: str, key: str) -> str:
