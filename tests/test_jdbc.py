@@ -215,9 +215,27 @@ def test_postgres_column_type_errors_fail_the_write(pg: postgres.Postgres, tmp_p
     assert "column `n` (smallint) can not hold 70000" in done.stderr
 
 
+REPLAY = """
+import json, sys
+from runtime_support.connectors import ConnectorSpec, build_sink, jar_conf
+from runtime_support.session import get_session
+
+config, run = json.loads(sys.argv[1]), sys.argv[2]
+spec = ConnectorSpec("main::dst", "postgres", {"config": config})
+spark = get_session(quiet=True, conf=jar_conf((spec,)))
+sink = build_sink(spec)
+rows = [(json.dumps({"replayed": i}), i, [0], "main/dst/in") for i in range(3)]
+frame = spark.createDataFrame(rows, "value string, seq long, sub array<long>, port string")
+for batch_id in (2, 3, 3, 4):  # 2: committed by the stream; 3 twice; 4 after a crashed attempt
+    sink.write_batch(frame, batch_id, run)
+"""
+
+
 @needs_postgres
 def test_postgres_stream_replay_adds_no_rows(pg: postgres.Postgres, tmp_path: Path) -> None:
-    """Three micro-batches; the last one's commit is removed, so the restart replays it."""
+    """Three micro-batches streamed; then the sink's micro-batch calls replayed as Spark makes
+    them after a crash (same run, same batch id): a committed batch adds no row, a new one adds
+    its rows once, one whose earlier attempt died after staging adds them once."""
     pg.sql("CREATE TABLE st (event jsonb)")
     folder = tmp_path / "in"
     folder.mkdir()
@@ -232,16 +250,22 @@ def test_postgres_stream_replay_adds_no_rows(pg: postgres.Postgres, tmp_path: Pa
     options = ["--stream", "--checkpoint", str(checkpoint), "--trigger", "available-now"]
     done = run_flow(tmp_path, text, *options, "--files-per-batch", "1")
     assert done.returncode == 0, done.stderr
-    assert pg.sql("SELECT count(*) FROM st") == ["12"]
-    marks = pg.sql("SELECT batch_id FROM _tremorc_batch ORDER BY 1")
-    assert marks == ["0", "1", "2"]
-    commits = sorted((checkpoint / "query" / "commits").glob("[0-9]*"), key=lambda p: int(p.name))
-    last = commits[-1]  # removed (with its checksum): Spark replays it with the same batch id
-    last.unlink()
-    (last.parent / f".{last.name}.crc").unlink(missing_ok=True)
-    done = run_flow(tmp_path, text, *options, "--files-per-batch", "1")
-    assert done.returncode == 0, done.stderr
     assert pg.sql("SELECT count(*), count(DISTINCT event) FROM st") == ["12|12"]
+    assert pg.sql("SELECT batch_id FROM _tremorc_batch ORDER BY 1") == ["0", "1", "2"]
+    run = json.loads((checkpoint / "tremorc-flow.json").read_text())["run"]
+    pg.sql(
+        f"CREATE TABLE st_tremorc_{run}_4 (event jsonb); INSERT INTO st_tremorc_{run}_4 "
+        """VALUES ('{"stale": true}')"""
+    )
+    config = {"url": f"127.0.0.1:{pg.port}", "table": "st"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    replay = [sys.executable, "-c", REPLAY, json.dumps(config), run]
+    done = subprocess.run(replay, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert pg.sql("SELECT count(*), count(DISTINCT event) FROM st") == ["18|15"]
+    assert pg.sql("SELECT count(*) FROM st WHERE event ? 'replayed'") == ["6"]
+    assert pg.sql("SELECT count(*) FROM st WHERE event ? 'stale'") == ["0"]
+    assert pg.sql("SELECT batch_id FROM _tremorc_batch ORDER BY 1") == ["0", "1", "2", "3", "4"]
     assert pg.sql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'st_tremorc_%'") == ["0"]
 
 
