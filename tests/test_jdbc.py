@@ -327,3 +327,20 @@ def test_example_file_to_postgres(pg: postgres.Postgres, tmp_path: Path) -> None
         "web-3|/checkout|500|1210.75|t",
     ]
     assert pg.sql("SELECT count(*), min(event->>'host') FROM raw") == ["4|web-1"]
+
+
+@needs_postgres
+@pytest.mark.long
+def test_postgres_100k_events(pg: postgres.Postgres, tmp_path: Path) -> None:
+    """The done-when volume end to end (benchmarks/connector_jdbc.py times it): 100,000 events
+    into typed columns, every one there once."""
+    pg.sql("CREATE TABLE big (id bigint, name text)")
+    count = 100_000
+    write_events(tmp_path / "in.json", [{"id": i, "name": f"n{i % 97}"} for i in range(count)])
+    columns = '"columns": [{"name": "id", "type": "bigint"}, {"name": "name", "type": "text"}]'
+    sink = pg_sink(pg, f'"table": "big", {columns}')
+    done = run_flow(tmp_path, flow(file_in(tmp_path / "in.json") + sink, "src", "dst"))
+    assert done.returncode == 0, done.stderr
+    assert pg.sql("SELECT count(*), count(DISTINCT id), min(id), max(id) FROM big") == [
+        f"{count}|{count}|0|{count - 1}"
+    ]
