@@ -111,7 +111,8 @@ def test_s3_stream_writes_one_folder_per_micro_batch(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("reader", "streamer", "posts", "words"),
     [
-        ('{"bucket": "b"}', '{"bucket": "b"}', "", 'add `postprocessors = ["separate"]`'),
+        ('{"bucket": "b"}', '{"bucket": "b"}', "", 'postprocessors are `["separate"]`'),
+        ('{"bucket": "b"}', '{"bucket": "b"}', '"separate", "base64"', "nothing else"),
         (
             '{"bucket": "b", "auth": {"access_key_id": "k"}}',
             '{"bucket": "b"}',

@@ -86,7 +86,7 @@ def check_s3(
     source: Source,
 ) -> None:
     """``auth`` holds string keys and both keys; an ``s3_streamer`` frames its events with the
-    ``separate`` postprocessor (Spark's text writer writes lines)."""
+    ``separate`` postprocessor and no other (Spark's text writer writes lines)."""
     config = params.get("config") or {}
     auth = config.get("auth")
     if isinstance(auth, dict):
@@ -100,10 +100,10 @@ def check_s3(
     if kind == "s3_streamer":
         posts = params.get("postprocessors") or ()
         names = [p.get("name") if isinstance(p, dict) else p for p in posts]
-        if "separate" not in names:
+        if "separate" not in names or set(names) - {"separate", "remove-empty"}:
             message = (
-                "An `s3_streamer` writes part files of lines with Spark: add `postprocessors = "
-                '["separate"]`'
+                "An `s3_streamer` writes part files of lines with Spark's text writer: its "
+                'postprocessors are `["separate"]` (and `remove-empty`), nothing else'
             )
             where = (
                 with_span("postprocessors") if "postprocessors" in params else key_span("bucket")
