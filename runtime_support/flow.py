@@ -28,6 +28,7 @@ from .connectors import (
     build_sink,
     build_source,
     check_inputs,
+    jar_conf,
 )
 from .job import (
     add_flush_option,
@@ -217,7 +218,7 @@ def flow_main(
     try:
         for spec in flow.connectors:
             check_inputs(spec, ctx, files=not server_files(args))
-        conf = spark_conf(args)
+        conf = {**jar_conf(flow.connectors), **spark_conf(args)}
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         if args.show_conf:
             show_conf(spark, conf, args.remote)

@@ -42,7 +42,7 @@ import uuid
 from typing import Any
 
 from .codecs import decode_chunks, source_port
-from .connectors import RunContext, build_sink, build_source
+from .connectors import RunContext, build_sink, build_source, jar_conf
 from .connectors.file import (
     FileSink,
     FileSource,
@@ -106,7 +106,7 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
             raise StreamError(
                 f"the {flow.connectors[conn].kind} source `{flow.connectors[conn].alias}` can not "
                 "stream: a streaming flow reads file, metronome and null sources, and the "
-                "connectors with a streaming reader"
+                "connectors with a streaming reader" + _why(source)
             )
     if args.flush and any(isinstance(source, MetronomeSource) for source, _ in built):
         raise StreamError(
@@ -123,6 +123,11 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
                 "can not stream: a streaming flow writes part files (no single_file), stdio, "
                 "null and exit sinks"
             )
+
+
+def _why(source: Any) -> str:
+    reason = getattr(source, "no_stream", "")
+    return f" ({reason})" if reason else ""
 
 
 # Sources ----------------------------------------------------------------------------------------
@@ -493,7 +498,7 @@ def stream_flow_main(
     spark = None
     try:
         check_flow(flow, args)
-        conf = {**STREAM_CONF, **spark_conf(args)}
+        conf = {**STREAM_CONF, **jar_conf(flow.connectors), **spark_conf(args)}
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         fingerprint = state_fingerprint(*graph) if graph is not None else ""
         sink = run_stream_flow(spark, flow, run_pipeline, args, ctx, fingerprint)

@@ -77,7 +77,14 @@ flow
 end;
 deploy flow main;
 """
-CONNECTOR_CONFIG = {"file": '{"path": "x.json", "mode": "read"}', "metronome": '{"interval": 1}'}
+CONNECTOR_CONFIG = {
+    "file": '{"path": "x.json", "mode": "read"}',
+    "metronome": '{"interval": 1}',
+    "clickhouse": '{"url": "h", "table": "t", "columns": [{"name": "a", "type": "String"}]}',
+    "postgres": '{"url": "h", "query": "SELECT 1"}',
+    "s3_reader": '{"bucket": "b"}',
+    "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
+}
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",
@@ -98,10 +105,11 @@ PROCESSOR_CONFIG = {
 def _program(what: str, name: str) -> tuple[str, str]:
     """A program using kind ``name`` of registry ``what`` and its language."""
     if what == "connector":
-        return (
-            FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}"),
-            "deploy",
-        )
+        text = FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}")
+        entry = CONNECTORS.get(name)
+        if entry is not None and entry.ports and "out" not in entry.ports:  # a sink only
+            text = text.replace("/connector/k to /pipeline/p", "/pipeline/p to /connector/k")
+        return text, "deploy"
     if what == "codec":
         codec = CODEC_SPEC.get(name, f'"{name}"')
         return FLOW.format(kind="stdio", with_=f"codec = {codec}"), "deploy"

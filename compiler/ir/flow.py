@@ -18,6 +18,9 @@ from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
 
+#: Sinks whose output has no order (tables) or keeps it per part file (``s3_streamer``).
+UNORDERED_SINKS = ("null", "postgres", "clickhouse", "s3_streamer")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Connector:
@@ -40,10 +43,11 @@ class Connector:
 
     @property
     def scope(self) -> StateScope:
-        """A source reads independently; so does a sink that drops its events (``null``) or
-        writes part files (``file``, each part in emission order); any other sink writes (or
+        """A source reads independently; so does a sink that drops its events (``null``),
+        writes table rows (``postgres``, ``clickhouse``: a table has no order) or part files
+        (``file``, ``s3_streamer``: each part in emission order); any other sink writes (or
         stops the run) in the whole emission order."""
-        if "in" not in self.ports or self.kind == "null":
+        if "in" not in self.ports or self.kind in UNORDERED_SINKS:
             return Stateless()
         config = self.params.get("config", {})
         if self.kind == "file" and not (isinstance(config, dict) and config.get("single_file")):

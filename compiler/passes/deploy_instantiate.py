@@ -59,6 +59,18 @@ def _pipe_end(
     return F.PipelineEnd(pipeline=end.alias.name, port=port, node=node)
 
 
+def _check_produces(flow: FlowInstance, end: D.Endpoint, source: Source) -> None:
+    """A connector read from must produce events (a sink-only kind, such as ``exit`` or
+    ``clickhouse``, has no ``out`` port)."""
+    from ..registry.connectors import CONNECTORS
+
+    kind = next(c.kind for c in flow.connectors if c.alias == end.alias.name)
+    entry = CONNECTORS.get(kind)
+    if entry is not None and entry.ports and "out" not in entry.ports:
+        message = f"The {kind} connector `{end.alias.name}` is a sink: it produces no events"
+        raise _endpoint_error(end, message, source)
+
+
 def _connection(
     flow: FlowInstance, pipes: dict[str, G.PipelineGraph], conn: D.Connect, source: Source
 ) -> F.Connection:
@@ -68,6 +80,7 @@ def _connection(
         if end.kind == "connector" and end.alias.name not in created:
             raise _endpoint_error(end, f"The connector `{end.alias.name}` is not created", source)
     if conn.from_.kind == "connector":
+        _check_produces(flow, conn.from_, source)
         origin: F.ConnectorEnd | F.PipelineEnd
         origin = F.ConnectorEnd(connector=conn.from_.alias.name, port=conn.from_port)
         target = _pipe_end(pipes, conn.to, "inputs", source)

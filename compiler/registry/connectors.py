@@ -42,55 +42,176 @@ FILE_SINGLE = (
     "at a time (for small outputs only: the driver is the bottleneck)"
 )
 
-_SUPPORTED = (
+JDBC_STRUCTURED = (
+    "writes records as table rows: no codec or processors (Tremor's clickhouse connector is "
+    "structured too)"
+)
+CH_URL = (
+    "`host[:port]` of ClickHouse's HTTP interface (default port 8123: tremorc's JDBC driver "
+    "speaks HTTP, Tremor's client the native protocol on 9000)"
+)
+CH_COLUMNS = (
+    "`[{name, type}]`: each event's field `name` into that column; types String, Int8-64, "
+    'UInt8-64 (UInt64 up to 2^63-1), Float32/64, each also as `{"Nullable": T}`'
+)
+PG_COLUMNS = (
+    "sink: `[{name, type}]`, each event's field `name` into that column (a missing field is "
+    "NULL); types text, smallint, integer, bigint, double precision, boolean, jsonb, json"
+)
+JDBC = (
     Entry(
-        name="exit",
+        name="clickhouse",
         keys=(
-            Key(name="delay", type="unsigned", rejected=EXIT_DELAY),
-            Key(name="graceful", type="bool", default=True, choices=(True,), doc=EXIT_GRACEFUL),
+            Key(name="url", type="string", required=True, doc=CH_URL),
+            Key(
+                name="compression",
+                type="string",
+                default="none",
+                choices=("none", "lz4"),
+                doc="`lz4`: the driver compresses the inserts",
+            ),
+            Key(name="database", type="string", default="default", doc="the database"),
+            Key(name="table", type="string", required=True, doc="the table (it must exist)"),
+            Key(name="columns", type="array", required=True, doc=CH_COLUMNS),
         ),
-        scope="global",
-        factory=RT + "simple.ExitSink",
+        factory=RT + "jdbc.JdbcSink",
         ports=("in",),
-        doc="sink: the run stops at the first event that reaches it",
+        doc="sink: Spark's JDBC writer (batch: append; stream: foreachBatch, at least once)",
     ),
     Entry(
-        name="file",
+        name="postgres",
         keys=(
-            Key(name="path", type="string", required=True, doc="relative to the working dir"),
+            Key(name="url", type="string", required=True, doc="`host[:port]` (default 5432)"),
+            Key(name="database", type="string", default="postgres", doc="the database"),
+            Key(name="user", type="string", default="postgres", doc="the role"),
+            Key(name="password", type="string", doc="the role's password"),
+            Key(name="table", type="string", doc="sink: the table; source: the table read"),
+            Key(name="query", type="string", doc="source: the SELECT whose rows are the events"),
+            Key(
+                name="column",
+                type="string",
+                doc="the event as JSON in this `jsonb`/`text` column (sink default `event`); "
+                "a source without it makes each row a record",
+            ),
+            Key(name="columns", type="array", doc=PG_COLUMNS),
+        ),
+        factory=RT + "jdbc.PostgresSource",
+        ports=("out", "err", "in"),
+        doc="tremorc extension (Tremor has no postgres connector): source (`spark.read.jdbc`, "
+        "batch only) and sink (Spark's JDBC writer; stream: foreachBatch, exactly once)",
+    ),
+)
+
+S3_ENDPOINT = (
+    Key(name="url", type="string", doc="the endpoint (`http://` turns TLS off)"),
+    Key(name="aws_region", type="string", doc="the bucket's region"),
+    Key(
+        name="auth",
+        type="record",
+        doc="`{access_key_id, secret_access_key[, session_token]}`; default: the AWS SDK's "
+        "chain (environment variables first)",
+    ),
+    Key(name="path_style_access", type="bool", default=True, doc="path-style requests"),
+)
+S3_SINK_PATH = (
+    "tremorc only: the key prefix (folder) of the part files; Tremor names each object by the "
+    "event's `$s3_streamer.name`, which tremorc does not read"
+)
+S3 = (
+    Entry(
+        name="s3_reader",
+        keys=(
+            Key(name="bucket", type="string", required=True, doc="the bucket"),
+            Key(
+                name="prefix",
+                type="string",
+                doc="`dir/`: the objects in that folder; `dir/ab`: those of the folder `dir/` "
+                "whose key starts with `ab` (not deeper keys)",
+            ),
+            *S3_ENDPOINT,
+            Key(name="multipart_chunksize", type="unsigned", doc="fs.s3a.multipart.size"),
+            Key(name="multipart_threshold", type="unsigned", doc="fs.s3a.multipart.threshold"),
+            Key(name="max_connections", type="unsigned", doc="fs.s3a.connection.maximum"),
+        ),
+        factory=RT + "s3.S3Reader",
+        ports=("out", "err"),
+        doc="source: Spark's file source on s3a (batch; stream: new objects)",
+    ),
+    Entry(
+        name="s3_streamer",
+        keys=(
+            Key(name="bucket", type="string", required=True, doc="the bucket"),
+            Key(name="path", type="string", default="", doc=S3_SINK_PATH),
             Key(
                 name="mode",
                 type="string",
-                required=True,
-                choices=("read", "write", "append", "truncate", "overwrite"),
-                doc="`read`: a source; otherwise a sink",
+                default="yolo",
+                choices=("yolo", "consistent"),
+                doc="either: Spark's writer reports a failed write by failing the job",
             ),
-            Key(name="chunk_size", type="unsigned", rejected=FILE_CHUNK),
-            Key(name="single_file", type="bool", default=False, doc=FILE_SINGLE),
+            Key(name="buffer_size", type="unsigned", doc="accepted; s3a sizes its uploads"),
+            *S3_ENDPOINT,
         ),
-        factory=RT + "file.FileSource",
-        ports=("out", "err", "in"),
-        doc="source (mode `read`) or sink",
+        factory=RT + "s3.S3Streamer",
+        ports=("in",),
+        doc="sink: Spark's text writer on s3a, part files (stream: one folder per micro-batch, "
+        "exactly once)",
     ),
-    Entry(
-        name="metronome",
-        keys=(Key(name="interval", type="unsigned", required=True, doc="ns between events"),),
-        factory=RT + "metronome.MetronomeSource",
-        ports=("out", "err"),
-        doc="source: `--ticks` events (default 10)",
-    ),
-    Entry(
-        name="null",
-        factory=RT + "simple.NullConnector",
-        ports=("out", "err", "in"),
-        doc="source of nothing; sink that discards",
-    ),
-    Entry(
-        name="stdio",
-        factory=RT + "stdio.StdioSource",
-        ports=("out", "err", "in", "stdout", "stderr"),
-        doc="stdin source; stdout/stderr sink (`-i`/`-o` replace them)",
-    ),
+)
+
+_SUPPORTED = (
+    JDBC
+    + S3
+    + (
+        Entry(
+            name="exit",
+            keys=(
+                Key(name="delay", type="unsigned", rejected=EXIT_DELAY),
+                Key(name="graceful", type="bool", default=True, choices=(True,), doc=EXIT_GRACEFUL),
+            ),
+            scope="global",
+            factory=RT + "simple.ExitSink",
+            ports=("in",),
+            doc="sink: the run stops at the first event that reaches it",
+        ),
+        Entry(
+            name="file",
+            keys=(
+                Key(name="path", type="string", required=True, doc="relative to the working dir"),
+                Key(
+                    name="mode",
+                    type="string",
+                    required=True,
+                    choices=("read", "write", "append", "truncate", "overwrite"),
+                    doc="`read`: a source; otherwise a sink",
+                ),
+                Key(name="chunk_size", type="unsigned", rejected=FILE_CHUNK),
+                Key(name="single_file", type="bool", default=False, doc=FILE_SINGLE),
+            ),
+            factory=RT + "file.FileSource",
+            ports=("out", "err", "in"),
+            doc="source (mode `read`) or sink",
+        ),
+        Entry(
+            name="metronome",
+            keys=(Key(name="interval", type="unsigned", required=True, doc="ns between events"),),
+            factory=RT + "metronome.MetronomeSource",
+            ports=("out", "err"),
+            doc="source: `--ticks` events (default 10)",
+        ),
+        Entry(
+            name="null",
+            factory=RT + "simple.NullConnector",
+            ports=("out", "err", "in"),
+            doc="source of nothing; sink that discards",
+        ),
+        Entry(
+            name="stdio",
+            factory=RT + "stdio.StdioSource",
+            ports=("out", "err", "in", "stdout", "stderr"),
+            doc="stdin source; stdout/stderr sink (`-i`/`-o` replace them)",
+        ),
+    )
 )
 
 _LATER = "tremorc does not implement it yet"
@@ -99,7 +220,6 @@ _UNSUPPORTED = {
     "azure_monitor_ingest_writer": _NETWORK,
     "bench": "Tremor's benchmark connector",
     "cb": "Tremor's test-harness connector",
-    "clickhouse": _NETWORK,
     "crononome": "wall-clock cron schedules have no meaning in a batch job",
     "discord": _NETWORK,
     "dns_client": _NETWORK,
@@ -117,8 +237,6 @@ _UNSUPPORTED = {
     "metrics": "Tremor's runtime metrics do not exist on Spark",
     "otel_client": _NETWORK,
     "otel_server": _NETWORK,
-    "s3_reader": _LATER,
-    "s3_streamer": _LATER,
     "tcp_client": _NETWORK,
     "tcp_server": _NETWORK,
     "udp_client": _NETWORK,
@@ -140,12 +258,17 @@ SOURCE_FACTORIES = {
     "file": RT + "file.FileSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
+    "postgres": RT + "jdbc.PostgresSource",
+    "s3_reader": RT + "s3.S3Reader",
     "stdio": RT + "stdio.StdioSource",
 }
 SINK_FACTORIES = {
+    "clickhouse": RT + "jdbc.JdbcSink",
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
     "null": RT + "simple.NullConnector",
+    "postgres": RT + "jdbc.JdbcSink",
+    "s3_streamer": RT + "s3.S3Streamer",
     "stdio": RT + "stdio.StdioSink",
 }
 

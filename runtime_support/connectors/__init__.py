@@ -12,7 +12,11 @@ from typing import Any
 from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
+from .jdbc import JdbcSink, PostgresSource
+from .jdbc import spark_conf as _jdbc_conf
 from .metronome import MetronomeSource
+from .s3 import S3Reader, S3Streamer
+from .s3 import spark_conf as _s3_conf
 from .simple import ExitSink, NullConnector
 from .stdio import StdioSink, StdioSource
 
@@ -29,6 +33,7 @@ __all__ = [
     "check_inputs",
     "check_readable",
     "input_paths",
+    "jar_conf",
 ]
 
 #: Kind → implementation, per direction; mirrors the factories of
@@ -38,12 +43,17 @@ SOURCES: dict[str, type] = {
     "file": FileSource,
     "metronome": MetronomeSource,
     "null": NullConnector,
+    "postgres": PostgresSource,
+    "s3_reader": S3Reader,
     "stdio": StdioSource,
 }
 SINKS: dict[str, type] = {
+    "clickhouse": JdbcSink,
     "exit": ExitSink,
     "file": FileSink,
     "null": NullConnector,
+    "postgres": JdbcSink,
+    "s3_streamer": S3Streamer,
     "stdio": StdioSink,
 }
 
@@ -88,3 +98,13 @@ def build_sink(spec: ConnectorSpec) -> Any:
         return None if _file_reads(spec) else sink_for(spec)
     factory = SINKS.get(spec.kind)
     return None if factory is None else factory(spec)
+
+
+def jar_conf(specs: tuple[ConnectorSpec, ...]) -> dict[str, str]:
+    """The Spark properties that put the JVM drivers the connectors ``specs`` need on the
+    classpath (``spark.jars.packages`` / ``spark.jars``; ``--conf`` given ones win)."""
+    conf = _jdbc_conf({spec.kind for spec in specs})
+    for key, value in _s3_conf(specs).items():
+        joined = key in ("spark.jars.packages", "spark.jars.excludes") and key in conf
+        conf[key] = f"{conf[key]},{value}" if joined else value
+    return conf
