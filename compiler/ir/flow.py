@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..registry.connectors import CONNECTORS
+from ..registry.net_connectors import NET_SINK_FACTORIES
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
@@ -43,7 +44,7 @@ class Connector:
         """A source reads independently; so does a sink that drops its events (``null``) or
         writes part files (``file``, each part in emission order); any other sink writes (or
         stops the run) in the whole emission order."""
-        if "in" not in self.ports or self.kind == "null":
+        if "in" not in self.ports or self.kind in ("null", *NET_SINK_FACTORIES):
             return Stateless()
         config = self.params.get("config", {})
         if self.kind == "file" and not (isinstance(config, dict) and config.get("single_file")):

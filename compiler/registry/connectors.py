@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
+from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
 
 RT = "runtime_support.connectors."
 
@@ -91,6 +92,7 @@ _SUPPORTED = (
         ports=("out", "err", "in", "stdout", "stderr"),
         doc="stdin source; stdout/stderr sink (`-i`/`-o` replace them)",
     ),
+    *NET_ENTRIES,
 )
 
 _LATER = "tremorc does not implement it yet"
@@ -119,10 +121,6 @@ _UNSUPPORTED = {
     "otel_server": _NETWORK,
     "s3_reader": _LATER,
     "s3_streamer": _LATER,
-    "tcp_client": _NETWORK,
-    "tcp_server": _NETWORK,
-    "udp_client": _NETWORK,
-    "udp_server": _NETWORK,
     "unix_socket_client": _NETWORK,
     "unix_socket_server": _NETWORK,
     "wal": "a write-ahead log needs acknowledgements a batch job does not have",
@@ -141,12 +139,14 @@ SOURCE_FACTORIES = {
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
     "stdio": RT + "stdio.StdioSource",
+    **NET_SOURCE_FACTORIES,
 }
 SINK_FACTORIES = {
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
     "null": RT + "simple.NullConnector",
     "stdio": RT + "stdio.StdioSink",
+    **NET_SINK_FACTORIES,
 }
 
 

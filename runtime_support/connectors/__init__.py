@@ -13,6 +13,7 @@ from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
 from .metronome import MetronomeSource
+from .net import NET_SINKS, NET_SOURCES
 from .simple import ExitSink, NullConnector
 from .stdio import StdioSink, StdioSource
 
@@ -39,12 +40,14 @@ SOURCES: dict[str, type] = {
     "metronome": MetronomeSource,
     "null": NullConnector,
     "stdio": StdioSource,
+    **NET_SOURCES,
 }
 SINKS: dict[str, type] = {
     "exit": ExitSink,
     "file": FileSink,
     "null": NullConnector,
     "stdio": StdioSink,
+    **NET_SINKS,
 }
 
 
