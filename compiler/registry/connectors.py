@@ -111,7 +111,6 @@ _UNSUPPORTED = {
     "gcs_streamer": _NETWORK,
     "gpubsub_consumer": _NETWORK,
     "gpubsub_producer": _NETWORK,
-    "http_client": _NETWORK,
     "http_server": _NETWORK,
     "kafka_consumer": _LATER,
     "kafka_producer": _LATER,

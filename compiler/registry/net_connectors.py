@@ -22,7 +22,39 @@ SOCKET_UDP = '`{"SO_REUSEPORT": bool}`'
 SOCKET_TCP = '`{"SO_REUSEPORT": bool, "TCP_NODELAY": bool}` (TCP_NODELAY: default true)'
 BUF = "bytes read at a time (default 8192): without `separate`, one read is one event"
 
+HTTP_TLS = "`true`: TLS with the system's CAs (an `https` URL does that anyway); a TLS record " + (
+    "(custom CA, client certificate) is not implemented"
+)
+HTTP_META = (
+    "accepted; the request comes from `config` alone: `$http_client.request` metadata does not "
+    "reach a sink on Spark"
+)
+
 NET_ENTRIES = (
+    Entry(
+        name="http_client",
+        keys=(
+            Key(name="url", type="string", doc="the request URL (default `http://localhost/`)"),
+            Key(name="method", type="string", default="POST", doc="the request method"),
+            Key(name="headers", type="record", doc="name → a value or a list of values"),
+            Key(
+                name="auth",
+                type="string|record",
+                doc="`none`, `basic`, `bearer`, `elastic_api_key`",
+            ),
+            Key(
+                name="concurrency",
+                type="unsigned",
+                doc="accepted; each executor partition has one request in flight (emission order)",
+            ),
+            Key(name="timeout", type="unsigned", doc="request timeout in ns"),
+            Key(name="tls", type="bool", doc=HTTP_TLS),
+            Key(name="mime_mapping", type="record", doc="mime type → codec (Tremor's rules)"),
+        ),
+        factory=RT + "http.HttpClientSink",
+        ports=("in",),
+        doc="sink: one request per event from the executors; " + HTTP_META,
+    ),
     Entry(
         name="tcp_client",
         keys=(
@@ -77,11 +109,13 @@ NET_SOURCE_FACTORIES = {
     "udp_server": RT + "udp.UdpServerSource",
 }
 NET_SINK_FACTORIES = {
+    "http_client": RT + "http.HttpClientSink",
     "tcp_client": RT + "tcp.TcpClientSink",
     "udp_client": RT + "udp.UdpClientSink",
 }
 
 _ONE_WAY = {
+    "http_client": "an http_client is a sink on Spark: its responses are not events",
     "tcp_client": "a tcp_client is a sink on Spark: the responses its peer sends are not read",
     "tcp_server": "a tcp_server is a source on Spark: it can not answer its clients",
 }

@@ -1,10 +1,10 @@
 """A real socket peer for the network connector tests: ``python -m tests.servers.net_peer
-tcp|udp PORT_FILE OUT_FILE`` binds 127.0.0.1 on a free port, writes the port to PORT_FILE
+tcp|udp|http PORT_FILE OUT_FILE`` binds 127.0.0.1 on a free port, writes the port to PORT_FILE
 (moved in whole), and records what it receives to OUT_FILE until it is killed.
 
 TCP: every connection's bytes are appended to OUT_FILE when the connection closes (one
 connection's bytes are never interleaved with another's). UDP: each datagram is appended as one
-line ``<hex of the datagram>``.
+line ``<hex of the datagram>``. HTTP (``http.server``): see :func:`serve_http`.
 """
 
 from __future__ import annotations
@@ -60,9 +60,45 @@ def serve_udp(port_file: str, out_file: str) -> None:
             _record(out_file, data.hex().encode() + b"\n", lock)
 
 
+def serve_http(port_file: str, out_file: str) -> None:
+    """Every request as one JSON line ``{method, path, headers, body}`` (``body`` as text);
+    the answer is 200, or 500 for a path that contains ``fail``."""
+    import json
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    lock = threading.Lock()
+
+    class Recorder(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _any(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            record = {
+                "method": self.command,
+                "path": self.path,
+                "headers": {k.lower(): v for k, v in self.headers.items()},
+                "body": body.decode("utf-8", "replace"),
+            }
+            _record(out_file, json.dumps(record).encode() + b"\n", lock)
+            status = 500 if "fail" in self.path else 200
+            self.send_response(status)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _any
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    _publish(port_file, server.server_address[1])
+    server.serve_forever()
+
+
 if __name__ == "__main__":
     kind, port_file, out_file = sys.argv[1:4]
-    (serve_tcp if kind == "tcp" else serve_udp)(port_file, out_file)
+    {"tcp": serve_tcp, "udp": serve_udp, "http": serve_http}[kind](port_file, out_file)
 
 
 # Test-side helpers ------------------------------------------------------------------------------

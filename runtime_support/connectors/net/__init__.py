@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import ConnectorSpec
+from .http import HttpClientSink
 from .tcp import TcpClientSink, TcpServerSource
 from .udp import UdpClientSink, UdpServerSource
 
 __all__ = [
+    "HttpClientSink",
     "NET_SINKS",
     "NET_SOURCES",
     "TcpClientSink",
@@ -20,7 +22,11 @@ __all__ = [
 ]
 
 NET_SOURCES: dict[str, type] = {"tcp_server": TcpServerSource, "udp_server": UdpServerSource}
-NET_SINKS: dict[str, type] = {"tcp_client": TcpClientSink, "udp_client": UdpClientSink}
+NET_SINKS: dict[str, type] = {
+    "http_client": HttpClientSink,
+    "tcp_client": TcpClientSink,
+    "udp_client": UdpClientSink,
+}
 
 
 def build_net_sink(spec: ConnectorSpec) -> Any:
