@@ -161,3 +161,24 @@ def test_compile_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError) as err:
         compile_source(Source("t.troy", text), "deploy")
     assert message in str(err.value)
+
+
+@pytest.mark.spark
+def test_stream_writes_each_micro_batch(spark, tmp_path: Path) -> None:
+    from runtime_support.stream_flow import run_stream_flow
+    from tests.test_stream_flow import stream_args, write_file
+
+    for number in range(3):
+        write_file(tmp_path / "in", number, [str(n) for n in range(number * 10, number * 10 + 10)])
+    peer, port, out = net_peer.start("tcp", str(tmp_path))
+    try:
+        module = build(CLIENT_FLOW, IN=tmp_path / "in", URL=f"127.0.0.1:{port}")
+        args = stream_args(tmp_path / "ck", flush=False)
+        run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+        net_peer.wait_until(
+            lambda: Path(out).exists() and len(Path(out).read_bytes().split()) == 30, 30, "30"
+        )
+    finally:
+        net_peer.stop(peer)
+    # One micro-batch per file (files_per_batch 1), each written in order on its connection.
+    assert sorted(int(x) for x in Path(out).read_bytes().split()) == list(range(30))

@@ -78,6 +78,11 @@ end;
 deploy flow main;
 """
 CONNECTOR_CONFIG = {"file": '{"path": "x.json", "mode": "read"}', "metronome": '{"interval": 1}'}
+CONNECTOR_CONFIG.update(
+    {k: '{"url": "127.0.0.1:1"}' for k in ("tcp_client", "tcp_server", "udp_client", "udp_server")}
+)
+#: Connectors tremorc runs only as sinks: the program connects a pipeline to them.
+SINK_ONLY = ("http_client", "tcp_client", "udp_client")
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",
@@ -96,10 +101,10 @@ PROCESSOR_CONFIG = {
 def _program(what: str, name: str) -> tuple[str, str]:
     """A program using kind ``name`` of registry ``what`` and its language."""
     if what == "connector":
-        return (
-            FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}"),
-            "deploy",
-        )
+        text = FLOW.format(kind=f"`{name}`", with_=f"config = {CONNECTOR_CONFIG.get(name, '{}')}")
+        if name in SINK_ONLY:
+            text = text.replace("/connector/k to /pipeline/p", "/pipeline/p to /connector/k")
+        return text, "deploy"
     if what == "codec":
         return FLOW.format(kind="stdio", with_=f'codec = "{name}"'), "deploy"
     if what in ("preprocessor", "postprocessor"):
