@@ -182,3 +182,57 @@ def test_stream_writes_each_micro_batch(spark, tmp_path: Path) -> None:
         net_peer.stop(peer)
     # One micro-batch per file (files_per_batch 1), each written in order on its connection.
     assert sorted(int(x) for x in Path(out).read_bytes().split()) == list(range(30))
+
+
+UNIX_SERVER = """
+define flow server
+flow
+  define connector server from unix_socket_server
+  with codec = "json", preprocessors = ["separate"],
+    config = {"path": @SOCK@, "permissions": "=600"}
+  end;
+  define connector out from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @OUT@, "mode": "truncate"}
+  end;
+  define pipeline p pipeline select event from in into out; end;
+  create connector server; create connector out; create pipeline p;
+  connect /connector/server to /pipeline/p;
+  connect /pipeline/p/out to /connector/out;
+end;
+deploy flow server;
+"""
+
+UNIX_CLIENT = """
+define flow client
+flow
+  define connector src from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;
+  define connector client from unix_socket_client
+  with codec = "json", postprocessors = ["separate"], config = {"path": @SOCK@}
+  end;
+  define pipeline p pipeline select event from in into out; end;
+  create connector src; create connector client; create pipeline p;
+  connect /connector/src to /pipeline/p;
+  connect /pipeline/p/out to /connector/client;
+end;
+deploy flow client;
+"""
+
+
+@pytest.mark.spark
+def test_unix_socket_client_to_server(spark, tmp_path: Path) -> None:
+    import os
+    import stat
+
+    (tmp_path / "in.json").write_text("".join(f"{n}\n" for n in range(40)))
+    sock = tmp_path / "s.sock"
+    sock.write_text("stale")  # an existing file is replaced, as Tremor does
+    server = build(UNIX_SERVER, SOCK=sock, OUT=tmp_path / "out")
+    thread = serve_in_thread(spark, server, 40)
+    net_peer.wait_until(lambda: sock.is_socket(), 120, "the unix_socket_server")
+    assert stat.S_IMODE(os.stat(sock).st_mode) == 0o600
+    client = build(UNIX_CLIENT, IN=tmp_path / "in.json", SOCK=sock)
+    run_flow(spark, client.FLOW, client.run_pipeline, RunContext(ingest_ns="index"))
+    thread.join(300)
+    assert sorted(part_lines(tmp_path / "out")) == list(range(40))

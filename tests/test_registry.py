@@ -81,8 +81,11 @@ CONNECTOR_CONFIG = {"file": '{"path": "x.json", "mode": "read"}', "metronome": '
 CONNECTOR_CONFIG.update(
     {k: '{"url": "127.0.0.1:1"}' for k in ("tcp_client", "tcp_server", "udp_client", "udp_server")}
 )
+CONNECTOR_CONFIG.update(
+    {k: '{"path": "x.sock"}' for k in ("unix_socket_client", "unix_socket_server")}
+)
 #: Connectors tremorc runs only as sinks: the program connects a pipeline to them.
-SINK_ONLY = ("http_client", "tcp_client", "udp_client")
+SINK_ONLY = ("http_client", "tcp_client", "udp_client", "unix_socket_client")
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",

@@ -104,11 +104,39 @@ NET_ENTRIES = (
     ),
 )
 
+UNIX_PATH = "the socket file (the server's on the driver, the client's on each executor)"
+UNIX_ENTRIES = (
+    Entry(
+        name="unix_socket_client",
+        keys=(
+            Key(name="path", type="string", required=True, doc=UNIX_PATH),
+            Key(name="buf_size", type="unsigned", doc="accepted; the sink reads no responses"),
+        ),
+        factory=RT + "unix_socket.UnixSocketClientSink",
+        ports=("in",),
+        doc="sink: each executor partition writes its events, in order, to one connection",
+    ),
+    Entry(
+        name="unix_socket_server",
+        keys=(
+            Key(name="path", type="string", required=True, doc=UNIX_PATH),
+            Key(name="permissions", type="string", doc='octal mode, e.g. `"600"` or `"=660"`'),
+            Key(name="buf_size", type="unsigned", default=8192, doc=BUF),
+        ),
+        factory=RT + "unix_socket.UnixSocketServerSource",
+        ports=("out", "err"),
+        doc="source: " + SERVER,
+    ),
+)
+NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES
+
 NET_SOURCE_FACTORIES = {
+    "unix_socket_server": RT + "unix_socket.UnixSocketServerSource",
     "tcp_server": RT + "tcp.TcpServerSource",
     "udp_server": RT + "udp.UdpServerSource",
 }
 NET_SINK_FACTORIES = {
+    "unix_socket_client": RT + "unix_socket.UnixSocketClientSink",
     "http_client": RT + "http.HttpClientSink",
     "tcp_client": RT + "tcp.TcpClientSink",
     "udp_client": RT + "udp.UdpClientSink",
@@ -119,6 +147,10 @@ _ONE_WAY = {
     "tcp_client": "a tcp_client is a sink on Spark: the responses its peer sends are not read",
     "tcp_server": "a tcp_server is a source on Spark: it can not answer its clients",
 }
+_ONE_WAY.update(
+    unix_socket_client="a unix_socket_client is a sink on Spark: its peer's answers are not read",
+    unix_socket_server="a unix_socket_server is a source on Spark: it can not answer its clients",
+)
 _SOCKET_OPTIONS = {
     "tcp_client": ("SO_REUSEPORT", "TCP_NODELAY"),
     "tcp_server": ("SO_REUSEPORT", "TCP_NODELAY"),

@@ -55,9 +55,18 @@ def serve_udp(port_file: str, out_file: str) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 * 1024 * 1024)
         sock.bind(("127.0.0.1", 0))
         _publish(port_file, sock.getsockname()[1])
-        while True:
-            data = sock.recv(65536)
-            _record(out_file, data.hex().encode() + b"\n", lock)
+        sock.settimeout(0.05)
+        pending: list[bytes] = []
+        while True:  # recorded in bursts: a write per datagram would drop datagrams
+            try:
+                pending.append(sock.recv(65536).hex().encode() + b"\n")
+                if len(pending) < 1000:
+                    continue
+            except TimeoutError:
+                pass
+            if pending:
+                _record(out_file, b"".join(pending), lock)
+                pending.clear()
 
 
 def serve_http(port_file: str, out_file: str) -> None:

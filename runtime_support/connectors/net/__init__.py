@@ -9,6 +9,7 @@ from ..base import ConnectorSpec
 from .http import HttpClientSink
 from .tcp import TcpClientSink, TcpServerSource
 from .udp import UdpClientSink, UdpServerSource
+from .unix_socket import UnixSocketClientSink, UnixSocketServerSource
 
 __all__ = [
     "HttpClientSink",
@@ -18,14 +19,21 @@ __all__ = [
     "TcpServerSource",
     "UdpClientSink",
     "UdpServerSource",
+    "UnixSocketClientSink",
+    "UnixSocketServerSource",
     "build_net_sink",
 ]
 
-NET_SOURCES: dict[str, type] = {"tcp_server": TcpServerSource, "udp_server": UdpServerSource}
+NET_SOURCES: dict[str, type] = {
+    "tcp_server": TcpServerSource,
+    "udp_server": UdpServerSource,
+    "unix_socket_server": UnixSocketServerSource,
+}
 NET_SINKS: dict[str, type] = {
     "http_client": HttpClientSink,
     "tcp_client": TcpClientSink,
     "udp_client": UdpClientSink,
+    "unix_socket_client": UnixSocketClientSink,
 }
 
 

@@ -27,13 +27,18 @@ class TcpServerSource(ServerSource):
         super().__init__(spec)
         self.backlog = int(spec.config.get("backlog", 128))
 
+    def listener(self) -> socket.socket:
+        """The bound, listening socket."""
+        sock = socket.socket(_family(self.host), socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if self.reuseport:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((self.host, self.port))
+        sock.listen(self.backlog)
+        return sock
+
     def serve(self, emit: Emit, stop: threading.Event) -> None:
-        with socket.socket(_family(self.host), socket.SOCK_STREAM) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if self.reuseport:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(self.backlog)
+        with self.listener() as sock:
             sock.settimeout(POLL_S)
             while not stop.is_set():
                 try:
