@@ -264,19 +264,24 @@ class ServerSource:
         return rows_frame(spark, rows, self.origin)
 
     def stream(self, spark: Any, args: Any, start_ns: int) -> Any:
-        folder = os.path.join(args.checkpoint, "spool", _safe(self.alias))
-        spool = Spool(folder)
-        threading.Thread(
-            target=self.serve, args=(spool.put, threading.Event()), daemon=True
-        ).start()
+        folder = os.path.abspath(os.path.join(args.checkpoint, "spool", _safe(self.alias)))
+        if folder not in _LISTENING:  # one listener and spool writer per process (--flush
+            spool = Spool(folder)  # starts the query twice)
+            threading.Thread(
+                target=self.serve, args=(spool.put, threading.Event()), daemon=True
+            ).start()
+            _LISTENING.add(folder)
         register(spark)
         return (
             spark.readStream.format("tremorc_spool")
-            .option("path", os.path.abspath(folder))
+            .option("path", folder)
             .option("ingest_ns", args.ingest_ns)
             .option("origin", self.origin)
             .load()
         )
+
+
+_LISTENING: set[str] = set()
 
 
 def _safe(alias: str) -> str:
