@@ -1,8 +1,8 @@
 """The ``tcp_server`` source and ``tcp_client`` sink against real sockets.
 
 Ported from tremor-runtime ``tremor-cli/tests/integration/tcp-server-source-only``: the numbers
-0..59 go file → tcp_client → tcp_server → file and arrive complete (there msgpack with
-``length-prefixed``; here json with ``separate``, the framing tremorc has). The echoing
+0..59 go file → tcp_client → tcp_server → file and arrive complete, ``length-prefixed`` both
+ways (there with msgpack; here json, until a msgpack codec lands). The echoing
 ``tcp`` integration test (a server answering on its connections) can not run on Spark: the
 direction check rejects it, tested below.
 """
@@ -114,10 +114,19 @@ def test_client_writes_in_emission_order(spark, tmp_path: Path) -> None:
 def test_client_to_server_source_only(spark, tmp_path: Path) -> None:
     (tmp_path / "in.json").write_text("".join(f"{n}\n" for n in range(60)))
     port = free_port()
-    server = build(SERVER_FLOW, URL=f"localhost:{port}", OUT=tmp_path / "out")
+    # Tremor's framing of this test: length-prefixed both ways (the processors chain).
+    server_flow = SERVER_FLOW.replace(
+        'preprocessors = ["separate"]', 'preprocessors = ["length-prefixed"]'
+    )
+    client_flow = CLIENT_FLOW.replace(
+        'postprocessors = ["separate"],\n    config = {"url"',
+        'postprocessors = ["length-prefixed"],\n    config = {"url"',
+    )
+    assert server_flow != SERVER_FLOW and client_flow != CLIENT_FLOW
+    server = build(server_flow, URL=f"localhost:{port}", OUT=tmp_path / "out")
     thread = serve_in_thread(spark, server, 60)
     net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the tcp_server")
-    client = build(CLIENT_FLOW, IN=tmp_path / "in.json", URL=f"localhost:{port}")
+    client = build(client_flow, IN=tmp_path / "in.json", URL=f"localhost:{port}")
     run_flow(spark, client.FLOW, client.run_pipeline, RunContext(ingest_ns="index"))
     thread.join(300)
     # Tremor's expected_out.json: 0..59, each once.

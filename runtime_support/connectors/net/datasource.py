@@ -50,17 +50,22 @@ MAX_PER_BATCH = 200_000  # events per micro-batch from one server source
 class Decoder:
     """One peer's byte stream (or datagrams) → decoded events as JSON text.
 
-    With ``separate`` the bytes are split at the separator, a partial last fragment kept until
-    more arrives (``finish`` flushes it, as Tremor's preprocessor does at the end of a stream);
-    without it every received chunk is one event. Chunks the codec rejects are reported on
-    stderr and dropped (Tremor's connectors send them to ``err``)."""
+    A chain beyond ``separate``/``remove-empty`` runs through the processors (one chain per
+    peer); with ``separate`` alone the bytes are split at the separator, a partial last
+    fragment kept until more arrives (``finish`` flushes it, as Tremor's preprocessor does at
+    the end of a stream); without it every received chunk is one event. Chunks the codec
+    rejects are reported on stderr and dropped (Tremor's connectors send them to ``err``)."""
 
     def __init__(self, codec: Codec, framing: Framing, alias: str) -> None:
         self.codec, self.framing, self.alias = codec, framing, alias
         self.separator = None if framing.separator is None else framing.separator.encode()
         self.rest = b""
 
+        self.chain = None if framing.simple else framing.pre_chain()
+
     def feed(self, data: bytes) -> list[str]:
+        if self.chain is not None:
+            return self._chunks(self.chain.process(data, 0))
         if self.separator is None:
             return self._events([data])
         parts = (self.rest + data).split(self.separator)
@@ -68,8 +73,20 @@ class Decoder:
         return self._events(parts)
 
     def finish(self) -> list[str]:
+        if self.chain is not None:
+            return self._chunks(self.chain.finish(0))
         rest, self.rest = self.rest, b""
         return self._events([rest]) if rest else []
+
+    def _chunks(self, items: list[Any]) -> list[str]:
+        """A processor chain's output: chunks decoded, failures reported (Tremor's ``err``)."""
+        good = []
+        for item in items:
+            if isinstance(item, tuple):
+                good.append(item[0])
+            else:
+                print(f"Error: {self.alias}: {getattr(item, 'reason', item)}", file=sys.stderr)
+        return self._events(good)
 
     def _events(self, chunks: list[bytes]) -> list[str]:
         out = []
@@ -357,7 +374,12 @@ def _writer_class() -> type:
                 for row in rows:
                     encoded = sink.codec.encode(decode_json(row.value))
                     if encoded is not None:
-                        peer.send(sink.framing.frame(encoded))
+                        framed = sink.framing.frame(encoded)
+                        if framed:
+                            peer.send(framed)
+                rest = sink.framing.finish()  # what collect/chunk/... still hold
+                if rest:
+                    peer.send(rest)
             finally:
                 peer.close()
             return WriterCommitMessage()
