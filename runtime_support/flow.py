@@ -192,7 +192,10 @@ def flow_main(
     parser.add_argument("-i", "--input", help="what stdio sources read (default: stdin)")
     parser.add_argument("-o", "--output", help="where stdio sinks write (default: stdout)")
     parser.add_argument(
-        "--ticks", type=int, help="events each metronome emits (default 10; a stream: per run)"
+        "--ticks",
+        type=int,
+        help="events each metronome emits, or each server source (udp_server, tcp_server) "
+        "receives in a batch run (default 10; a stream: metronome ticks per run)",
     )
     add_ingest_ns_option(parser)
     add_flush_option(parser)

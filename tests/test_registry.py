@@ -85,6 +85,12 @@ CONNECTOR_CONFIG = {
     "s3_reader": '{"bucket": "b"}',
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
 }
+CONNECTOR_CONFIG.update(
+    {k: '{"url": "127.0.0.1:1"}' for k in ("tcp_client", "tcp_server", "udp_client", "udp_server")}
+)
+CONNECTOR_CONFIG.update(
+    {k: '{"path": "x.sock"}' for k in ("unix_socket_client", "unix_socket_server")}
+)
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",

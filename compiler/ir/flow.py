@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..registry.connectors import CONNECTORS
+from ..registry.net_connectors import NET_SINK_FACTORIES
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
@@ -47,7 +48,7 @@ class Connector:
         writes table rows (``postgres``, ``clickhouse``: a table has no order) or part files
         (``file``, ``s3_streamer``: each part in emission order); any other sink writes (or
         stops the run) in the whole emission order."""
-        if "in" not in self.ports or self.kind in UNORDERED_SINKS:
+        if "in" not in self.ports or self.kind in (*UNORDERED_SINKS, *NET_SINK_FACTORIES):
             return Stateless()
         config = self.params.get("config", {})
         if self.kind == "file" and not (isinstance(config, dict) and config.get("single_file")):

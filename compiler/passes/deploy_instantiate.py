@@ -15,6 +15,7 @@ from ..ast import deploy as D
 from ..diagnostics import CompileError
 from ..ir import flow as F
 from ..ir import graph as G
+from ..registry.net_connectors import check_direction
 from ..source import Source
 from .deploy_checks import FlowInstance, PipelineInstance, instantiate
 from .elaboration import Elaboration
@@ -79,6 +80,10 @@ def _connection(
     for end in (conn.from_, conn.to):
         if end.kind == "connector" and end.alias.name not in created:
             raise _endpoint_error(end, f"The connector `{end.alias.name}` is not created", source)
+    kinds = {c.alias: c.kind for c in flow.connectors}
+    for end, as_sink in ((conn.from_, False), (conn.to, True)):
+        if end.kind == "connector":
+            check_direction(kinds[end.alias.name], as_sink, end.alias.span, source)
     if conn.from_.kind == "connector":
         _check_produces(flow, conn.from_, source)
         origin: F.ConnectorEnd | F.PipelineEnd

@@ -18,6 +18,7 @@ from .codecs import CODECS
 from .common import Entry, Registry, check_config, item_span, name_and_config, record_key_span
 from .connectors import CONNECTORS, WITH_KEYS, check_file_sink
 from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
+from .net_connectors import check_socket_options
 from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .windows import WINDOWS
@@ -59,6 +60,8 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
     if entry.name in S3_KINDS:
         key_span = lambda key: record_key_span(config_expr, key, where)  # noqa: E731
         check_s3(entry.name, params, value_span, key_span, source)
+    span = record_key_span(config_expr, "socket_options", where)
+    check_socket_options(entry.name, config.get("socket_options"), span, source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
     for key, registry in _PROCESSORS.items():

@@ -14,6 +14,7 @@ from typing import Any
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
+from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
 
 RT = "runtime_support.connectors."
 
@@ -157,6 +158,7 @@ S3 = (
         doc="sink: Spark's text writer on s3a, part files (stream: one folder per micro-batch, "
         "exactly once)",
     ),
+    *NET_ENTRIES,
 )
 
 _SUPPORTED = (
@@ -216,6 +218,14 @@ _SUPPORTED = (
 
 _LATER = "tremorc does not implement it yet"
 _NETWORK = "a network or cloud connector; a batch Spark job reads files and stdio only"
+_NOT_BUILT = (
+    "not built yet: tremorc's network connectors are udp_server/udp_client, tcp_server/tcp_client, "
+    "unix_socket_server/unix_socket_client and http_client (runtime_support/connectors/net)"
+)
+_ANSWERS = (
+    "a server that answers each request with a pipeline's event: a Spark job can not send an "
+    "event back on the request's connection; "
+)
 _UNSUPPORTED = {
     "azure_monitor_ingest_writer": _NETWORK,
     "bench": "Tremor's benchmark connector",
@@ -223,29 +233,26 @@ _UNSUPPORTED = {
     "crononome": "wall-clock cron schedules have no meaning in a batch job",
     "discord": _NETWORK,
     "dns_client": _NETWORK,
-    "elastic": _NETWORK,
+    "elastic": (
+        "Tremor's elastic sink is driven by `$elastic` metadata (_index, _id, action) and answers "
+        "with the bulk item results on its out/err ports; tremorc's Spark flows carry no metadata "
+        "to sinks and no responses back as events"
+    ),
     "gbq_writer": _NETWORK,
     "gcl_writer": _NETWORK,
     "gcs_streamer": _NETWORK,
     "gpubsub_consumer": _NETWORK,
     "gpubsub_producer": _NETWORK,
-    "http_client": _NETWORK,
-    "http_server": _NETWORK,
+    "http_server": _ANSWERS + _NOT_BUILT,
     "kafka_consumer": _LATER,
     "kafka_producer": _LATER,
     "kv": "an embedded key-value store with command events",
     "metrics": "Tremor's runtime metrics do not exist on Spark",
     "otel_client": _NETWORK,
     "otel_server": _NETWORK,
-    "tcp_client": _NETWORK,
-    "tcp_server": _NETWORK,
-    "udp_client": _NETWORK,
-    "udp_server": _NETWORK,
-    "unix_socket_client": _NETWORK,
-    "unix_socket_server": _NETWORK,
     "wal": "a write-ahead log needs acknowledgements a batch job does not have",
-    "ws_client": _NETWORK,
-    "ws_server": _NETWORK,
+    "ws_client": _NOT_BUILT,
+    "ws_server": _NOT_BUILT,
 }
 
 CONNECTORS = Registry(
@@ -261,6 +268,7 @@ SOURCE_FACTORIES = {
     "postgres": RT + "jdbc.PostgresSource",
     "s3_reader": RT + "s3.S3Reader",
     "stdio": RT + "stdio.StdioSource",
+    **NET_SOURCE_FACTORIES,
 }
 SINK_FACTORIES = {
     "clickhouse": RT + "jdbc.JdbcSink",
@@ -270,6 +278,7 @@ SINK_FACTORIES = {
     "postgres": RT + "jdbc.JdbcSink",
     "s3_streamer": RT + "s3.S3Streamer",
     "stdio": RT + "stdio.StdioSink",
+    **NET_SINK_FACTORIES,
 }
 
 

@@ -15,6 +15,7 @@ from .file import is_source as _file_reads
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
 from .metronome import MetronomeSource
+from .net import NET_SINKS, NET_SOURCES
 from .s3 import S3Reader, S3Streamer
 from .s3 import spark_conf as _s3_conf
 from .simple import ExitSink, NullConnector
@@ -46,6 +47,7 @@ SOURCES: dict[str, type] = {
     "postgres": PostgresSource,
     "s3_reader": S3Reader,
     "stdio": StdioSource,
+    **NET_SOURCES,
 }
 SINKS: dict[str, type] = {
     "clickhouse": JdbcSink,
@@ -55,6 +57,7 @@ SINKS: dict[str, type] = {
     "postgres": JdbcSink,
     "s3_streamer": S3Streamer,
     "stdio": StdioSink,
+    **NET_SINKS,
 }
 
 

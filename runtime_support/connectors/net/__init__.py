@@ -1,0 +1,42 @@
+"""Network connectors on Spark's Python Data Source API (see :mod:`.datasource`): server
+sources listening on the driver, client sinks writing from the executors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import ConnectorSpec
+from .http import HttpClientSink
+from .tcp import TcpClientSink, TcpServerSource
+from .udp import UdpClientSink, UdpServerSource
+from .unix_socket import UnixSocketClientSink, UnixSocketServerSource
+
+__all__ = [
+    "HttpClientSink",
+    "NET_SINKS",
+    "NET_SOURCES",
+    "TcpClientSink",
+    "TcpServerSource",
+    "UdpClientSink",
+    "UdpServerSource",
+    "UnixSocketClientSink",
+    "UnixSocketServerSource",
+    "build_net_sink",
+]
+
+NET_SOURCES: dict[str, type] = {
+    "tcp_server": TcpServerSource,
+    "udp_server": UdpServerSource,
+    "unix_socket_server": UnixSocketServerSource,
+}
+NET_SINKS: dict[str, type] = {
+    "http_client": HttpClientSink,
+    "tcp_client": TcpClientSink,
+    "udp_client": UdpClientSink,
+    "unix_socket_client": UnixSocketClientSink,
+}
+
+
+def build_net_sink(spec: ConnectorSpec) -> Any:
+    """The sink object of a network connector ``spec`` (on an executor: see NetWriter)."""
+    return NET_SINKS[spec.kind](spec)
