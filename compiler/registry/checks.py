@@ -16,7 +16,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .codecs import CODECS
 from .common import Entry, Registry, check_config, item_span, name_and_config, record_key_span
-from .connectors import CONNECTORS, WITH_KEYS, check_file_sink
+from .connectors import CONNECTORS, WITH_KEYS, check_file_sink, check_kafka
 from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .windows import WINDOWS
@@ -52,6 +52,8 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
     if entry.name == "file":
         post = value_span("postprocessors") if "postprocessors" in given else where
         check_file_sink(params, lambda key: record_key_span(config_expr, key, where), post, source)
+    if entry.name in ("kafka_consumer", "kafka_producer"):
+        check_kafka(entry.name, config, lambda k: record_key_span(config_expr, k, where), source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
     for key, registry in _PROCESSORS.items():

@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from runtime_support.connectors.kafka_options import (
+    OptionError,
+    consumer_options,
+    producer_options,
+)
+
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
@@ -42,6 +48,25 @@ FILE_SINGLE = (
     "at a time (for small outputs only: the driver is the bottleneck)"
 )
 
+KAFKA_BROKERS = Key(
+    name="brokers", type="array<string>", required=True, doc="`host:port` bootstrap servers"
+)
+KAFKA_MODE = (
+    '`"performance"`, `{"transactional": {"commit_interval": ns}}` or `{"custom": '
+    '{"rdkafka_options": {…}, "retry_failed_events": b}}`. Offsets live in the streaming '
+    "checkpoint (exactly-once processing; a micro-batch per trigger plays commit_interval's "
+    "role) and are never committed to the group. rdkafka_options: librdkafka names mapped to "
+    "the Java client's (`kafka.*` options), `auto.offset.reset` sets where a new stream starts, "
+    "`enable.auto.commit`/`enable.auto.offset.store` only `false`, `debug` only logs; any other "
+    "name is rejected naming the supported ones. A failed write fails the micro-batch and a "
+    "restart retries it, whatever `retry_failed_events` says"
+)
+KAFKA_PRODUCER_OPTIONS = (
+    "librdkafka names mapped to the Java producer's (`acks`, `compression.codec`, `linger.ms`/"
+    "`queue.buffering.max.ms`, `message.timeout.ms`, …); any other name is rejected naming the "
+    "supported ones; `transactional.id` is rejected (Spark's sink is at least once)"
+)
+
 _SUPPORTED = (
     Entry(
         name="exit",
@@ -71,6 +96,35 @@ _SUPPORTED = (
         factory=RT + "file.FileSource",
         ports=("out", "err", "in"),
         doc="source (mode `read`) or sink",
+    ),
+    Entry(
+        name="kafka_consumer",
+        keys=(
+            KAFKA_BROKERS,
+            Key(name="topics", type="array<string>", required=True, doc="`subscribe`"),
+            Key(
+                name="group_id",
+                type="string",
+                required=True,
+                doc="prefix of the group ids of Spark's consumers (`groupIdPrefix`)",
+            ),
+            Key(name="mode", type="string|record", default="performance", doc=KAFKA_MODE),
+        ),
+        factory=RT + "kafka.KafkaSource",
+        ports=("out", "err"),
+        doc="source: Spark's Kafka source (batch: earliest to latest; stream: checkpointed)",
+    ),
+    Entry(
+        name="kafka_producer",
+        keys=(
+            KAFKA_BROKERS,
+            Key(name="topic", type="string", required=True, doc="the topic written to"),
+            Key(name="key", type="string", doc="the key of every message (default: none)"),
+            Key(name="rdkafka_options", type="record", doc=KAFKA_PRODUCER_OPTIONS),
+        ),
+        factory=RT + "kafka.KafkaSink",
+        ports=("in",),
+        doc="sink: Spark's Kafka sink, one message per event, at least once",
     ),
     Entry(
         name="metronome",
@@ -111,8 +165,6 @@ _UNSUPPORTED = {
     "gpubsub_producer": _NETWORK,
     "http_client": _NETWORK,
     "http_server": _NETWORK,
-    "kafka_consumer": _LATER,
-    "kafka_producer": _LATER,
     "kv": "an embedded key-value store with command events",
     "metrics": "Tremor's runtime metrics do not exist on Spark",
     "otel_client": _NETWORK,
@@ -138,6 +190,7 @@ CONNECTORS = Registry(
 #: Factories of the supported kinds, per direction (the runtime's tables mirror these).
 SOURCE_FACTORIES = {
     "file": RT + "file.FileSource",
+    "kafka_consumer": RT + "kafka.KafkaSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
     "stdio": RT + "stdio.StdioSource",
@@ -145,6 +198,7 @@ SOURCE_FACTORIES = {
 SINK_FACTORIES = {
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
+    "kafka_producer": RT + "kafka.KafkaSink",
     "null": RT + "simple.NullConnector",
     "stdio": RT + "stdio.StdioSink",
 }
@@ -184,3 +238,17 @@ def check_file_sink(
             '`"single_file": true` to write the events back to back into one file'
         )
         raise CompileError(message, post_span, source=source)
+
+
+def check_kafka(
+    kind: str, config: dict[str, Any], key_span: Callable[[str], Span], source: Source
+) -> None:
+    """A Kafka connector's ``mode`` / ``rdkafka_options`` map to Spark's Kafka options, or a
+    CompileError at the key naming the option and what is supported."""
+    try:
+        if kind == "kafka_consumer":
+            consumer_options(config)
+        else:
+            producer_options(config)
+    except OptionError as err:
+        raise CompileError(str(err), key_span(err.path.split(".")[0]), source=source) from None

@@ -12,6 +12,7 @@ from typing import Any
 from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
+from .kafka import KafkaSink, KafkaSource
 from .metronome import MetronomeSource
 from .simple import ExitSink, NullConnector
 from .stdio import StdioSink, StdioSource
@@ -29,6 +30,7 @@ __all__ = [
     "check_inputs",
     "check_readable",
     "input_paths",
+    "jar_packages",
 ]
 
 #: Kind → implementation, per direction; mirrors the factories of
@@ -36,6 +38,7 @@ __all__ = [
 #: is rejected by the compiler, which names the supported ones.
 SOURCES: dict[str, type] = {
     "file": FileSource,
+    "kafka_consumer": KafkaSource,
     "metronome": MetronomeSource,
     "null": NullConnector,
     "stdio": StdioSource,
@@ -43,6 +46,7 @@ SOURCES: dict[str, type] = {
 SINKS: dict[str, type] = {
     "exit": ExitSink,
     "file": FileSink,
+    "kafka_producer": KafkaSink,
     "null": NullConnector,
     "stdio": StdioSink,
 }
@@ -88,3 +92,14 @@ def build_sink(spec: ConnectorSpec) -> Any:
         return None if _file_reads(spec) else sink_for(spec)
     factory = SINKS.get(spec.kind)
     return None if factory is None else factory(spec)
+
+
+def jar_packages(specs: Any) -> list[str]:
+    """The Maven coordinates of the Spark connector jars the connectors ``specs`` need (a
+    source or sink class lists functions returning them in ``packages``), sorted, unique."""
+    found = set()
+    for spec in specs:
+        for table in (SOURCES, SINKS):
+            for make in getattr(table.get(spec.kind), "packages", ()):
+                found.add(make())
+    return sorted(found)
