@@ -77,7 +77,12 @@ flow
 end;
 deploy flow main;
 """
-CONNECTOR_CONFIG = {"file": '{"path": "x.json", "mode": "read"}', "metronome": '{"interval": 1}'}
+CONNECTOR_CONFIG = {
+    "file": '{"path": "x.json", "mode": "read"}',
+    "kafka_consumer": '{"brokers": ["h:9092"], "topics": ["t"], "group_id": "g"}',
+    "kafka_producer": '{"brokers": ["h:9092"], "topic": "t"}',
+    "metronome": '{"interval": 1}',
+}
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",
