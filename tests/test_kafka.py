@@ -270,7 +270,8 @@ class _Producing:
         producer = Producer({"bootstrap.servers": self.bootstrap})
         while not self.done.is_set():
             for _ in range(20):
-                producer.produce(self.topic, json.dumps({"n": self.count}), partition=self.count % 2)
+                value = json.dumps({"n": self.count})
+                producer.produce(self.topic, value, partition=self.count % 2)
                 self.count += 1
             producer.flush(30)
             time.sleep(0.3)
