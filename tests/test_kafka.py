@@ -94,7 +94,9 @@ TAG = """
       "key": $kafka_consumer.key,
       "partition": $kafka_consumer.partition,
       "offset": $kafka_consumer.offset,
-      "topic": $kafka_consumer.topic
+      "topic": $kafka_consumer.topic,
+      "timestamp": $kafka_consumer.timestamp,
+      "headers": $kafka_consumer.headers
     } from in into out;
   end;"""
 
@@ -121,6 +123,9 @@ def test_batch_topic_to_pipeline_to_topic(broker, tmp_path: Path) -> None:
         {"value": json.dumps({"n": n}), "key": f"k{n}".encode(), "partition": n % 2}
         for n in range(40)
     ]
+    # as tremor-connectors/tests/kafka/consumer.rs sends its first record: timestamp 42 ms and a
+    # header, read back as 42_000_000 ns and a binary header value
+    messages[0].update(timestamp=42, headers={"header": b"snot"})
     broker.produce(source, messages)
     flow = _flow(_consumer(broker.bootstrap, source), _producer(broker.bootstrap, target), TAG)
     job = _job(tmp_path, flow)
@@ -136,6 +141,10 @@ def test_batch_topic_to_pipeline_to_topic(broker, tmp_path: Path) -> None:
         assert event["topic"] == source
         assert base64.b64decode(event["key"]) == f"k{n}".encode()
     assert sorted(e["n"] for e in events) == list(range(40))
+    first = next(e for e in events if e["n"] == 0)
+    assert first["timestamp"] == 42_000_000
+    assert first["headers"] == {"header": base64.b64encode(b"snot").decode()}
+    assert all(e["headers"] is None for e in events if e["n"] != 0)
     for partition in (0, 1):  # each partition's order is kept (Tremor keeps no other)
         ns = [e["n"] for e in events if e["partition"] == partition]
         assert ns == sorted(ns)

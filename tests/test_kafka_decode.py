@@ -62,3 +62,42 @@ def test_string_codec_and_empty_payload() -> None:
     assert _decode(b"", "json", [])["value"] == []  # the json codec makes no event of nothing
     bad = _decode(b"{nope", "json", [])["value"]
     assert bad == [b"{nope"]  # left for the source stage, which reports it on err
+
+
+def test_tremor_consumer_test_records() -> None:
+    """tremor-connectors/tests/kafka/consumer.rs: its two records' events and ``$``."""
+    first = _row(
+        value=b'{"snot":"badger"}\n',
+        key=b"foo",
+        partition=1,
+        offset=0,
+        timestamp=42,
+        headers=[{"key": "header", "value": b"snot"}],
+    )
+    out: dict = {n: [] for n in ("mtime", "file", "block", "row", "value", "origin", "meta")}
+    _decode_message(first, codec_from("json"), framing_from([]), "h", 1, out)
+    second = _row(value=b"null\n", key=b"snot", partition=0, offset=0, timestamp=12)
+    _decode_message(second, codec_from("json"), framing_from([]), "h", 1, out)
+    assert [decode_json(v) for v in out["value"]] == [{"snot": "badger"}, None]
+    assert [decode_meta(m) for m in out["meta"]] == [
+        {
+            "kafka_consumer": {
+                "key": b"foo",
+                "headers": {"header": b"snot"},
+                "topic": "t",
+                "partition": 1,
+                "offset": 0,
+                "timestamp": 42_000_000,
+            }
+        },
+        {
+            "kafka_consumer": {
+                "key": b"snot",
+                "headers": None,
+                "topic": "t",
+                "partition": 0,
+                "offset": 0,
+                "timestamp": 12_000_000,
+            }
+        },
+    ]
