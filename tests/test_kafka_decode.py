@@ -7,6 +7,7 @@ from __future__ import annotations
 from runtime_support.codecs import codec_from, framing_from
 from runtime_support.connectors.kafka import CHUNK_BITS, _decode_message, kafka_meta
 from runtime_support.event_meta import decode_meta, encode_meta
+from runtime_support.input_lines import SOURCE_ERROR
 from runtime_support.jsonio import decode_json
 
 
@@ -45,7 +46,7 @@ def test_meta_column_round_trip_keeps_binaries() -> None:
 def _decode(payload: bytes, codec: str, pre: list) -> dict:
     out: dict = {n: [] for n in ("mtime", "file", "block", "row", "value", "origin", "meta")}
     row = _row(value=payload)
-    _decode_message(row, codec_from(codec), framing_from(pre), "broker", 9092, out)
+    _decode_message(row, codec_from(codec), framing_from(pre), ("broker", 9092, "k"), out)
     return out
 
 
@@ -75,9 +76,9 @@ def test_tremor_consumer_test_records() -> None:
         headers=[{"key": "header", "value": b"snot"}],
     )
     out: dict = {n: [] for n in ("mtime", "file", "block", "row", "value", "origin", "meta")}
-    _decode_message(first, codec_from("json"), framing_from([]), "h", 1, out)
+    _decode_message(first, codec_from("json"), framing_from([]), ("h", 1, "k"), out)
     second = _row(value=b"null\n", key=b"snot", partition=0, offset=0, timestamp=12)
-    _decode_message(second, codec_from("json"), framing_from([]), "h", 1, out)
+    _decode_message(second, codec_from("json"), framing_from([]), ("h", 1, "k"), out)
     assert [decode_json(v) for v in out["value"]] == [{"snot": "badger"}, None]
     assert [decode_meta(m) for m in out["meta"]] == [
         {
@@ -101,3 +102,14 @@ def test_tremor_consumer_test_records() -> None:
             }
         },
     ]
+
+
+def test_a_processor_chain_and_its_errors() -> None:
+    import base64
+
+    good = _decode(base64.b64encode(b'{"a":1}'), "json", ["base64"])
+    assert [decode_json(v) for v in good["value"]] == [{"a": 1}]
+    bad = _decode(b"%%%", "json", ["base64"])  # not base64: an err record of the source
+    assert bad["origin"] == [SOURCE_ERROR]
+    record = decode_json(bad["value"][0])
+    assert record["source"] == "k" and record["error"]

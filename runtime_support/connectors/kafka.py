@@ -26,6 +26,7 @@ from typing import Any
 
 from ..codecs import Codec, Framing, codec_from, framing_from
 from ..event_meta import encode_meta
+from ..input_lines import SOURCE_ERROR
 from ..jsonio import decode_json, encode_json
 from ..origin import encode_origin
 from .base import ConnectorSpec, RunContext
@@ -59,6 +60,7 @@ class KafkaSource:
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.settings = consumer_options(spec.config)
+        self.alias = spec.alias
         self.codec = codec_from(spec.params.get("codec"))
         self.framing = framing_from(spec.params.get("preprocessors"))
 
@@ -89,7 +91,8 @@ class KafkaSource:
             "headers",
         )
         host, port = _host_port(settings.brokers[0])
-        return raw.mapInArrow(decoder(self.codec, self.framing, host, port), DECODED_SCHEMA)
+        work = decoder(self.codec, self.framing, (host, port, self.alias))
+        return raw.mapInArrow(work, DECODED_SCHEMA)
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
         """Every message from the earliest to the latest offset: ``seq, value, ingest_ns,
@@ -122,10 +125,11 @@ class KafkaSource:
         )
 
 
-def decoder(codec: Codec, framing: Framing, host: str, port: int | None) -> Any:
-    """``mapInArrow``: Kafka rows → framed, decoded events (``DECODED_SCHEMA``; ``value`` the
-    JSON text as bytes; a chunk the codec can not decode stays as it is, so the source stage
-    reports it on ``err``)."""
+def decoder(codec: Codec, framing: Framing, where: tuple[str, int | None, str]) -> Any:
+    """``mapInArrow``: Kafka rows → preprocessed, decoded events (``DECODED_SCHEMA``; ``value``
+    the JSON text as bytes). A chunk a processor or the codec fails on becomes an ``err`` record
+    ``{"error": reason, "source": alias}`` (origin ``SOURCE_ERROR``); a json chunk is parsed by
+    the source stage, which reports a bad one on ``err``. ``where``: first broker, alias."""
 
     def run(batches: Any) -> Any:
         import pyarrow as pa
@@ -144,7 +148,7 @@ def decoder(codec: Codec, framing: Framing, host: str, port: int | None) -> Any:
         for batch in batches:
             out: dict[str, list[Any]] = {name: [] for name in schema.names}
             for row in batch.to_pylist():
-                _decode_message(row, codec, framing, host, port, out)
+                _decode_message(row, codec, framing, where, out)
             yield pa.RecordBatch.from_pydict(out, schema=schema)
 
     return run
@@ -154,17 +158,21 @@ def _decode_message(
     row: dict[str, Any],
     codec: Codec,
     framing: Framing,
-    host: str,
-    port: int | None,
+    where: tuple[str, int | None, str],
     out: dict[str, list[Any]],
 ) -> None:
+    host, port, alias = where
     topic, partition, offset = row["topic"], row["partition"], row["offset"]
     meta = None
-    origin = encode_origin("tremor-kafka", host, port, [topic, str(partition), str(offset)])
+    at = encode_origin("tremor-kafka", host, port, [topic, str(partition), str(offset)])
     for index, chunk in enumerate(_chunks(row["value"] or b"", framing)):
-        value = _decoded(chunk, codec)
+        origin = at
+        value = chunk if isinstance(chunk, str) else _decoded(chunk, codec)
         if value is None:
             continue
+        if isinstance(value, str):  # a processor's or the codec's error
+            value = encode_json({"error": value, "source": alias}).encode("utf-8")
+            origin = SOURCE_ERROR
         if meta is None:
             meta = encode_meta({"kafka_consumer": kafka_meta(row)})
         out["mtime"].append(0)
@@ -194,9 +202,15 @@ def kafka_meta(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _chunks(payload: bytes, framing: Framing) -> list[bytes]:
-    """The chunks of one message: the whole payload, or its ``separate`` pieces (a last piece
-    without a separator is a chunk too: a message is a complete read)."""
+def _chunks(payload: bytes, framing: Framing) -> list[bytes | str]:
+    """The chunks of one message: the whole payload, or what the preprocessors make of it (a
+    message is a complete read: a last piece without a separator is a chunk too); a ``str``
+    is a processor's error."""
+    if not framing.simple:
+        from ..processors import Failed, preprocess_stream
+
+        items = preprocess_stream(framing.processors, payload, 0)
+        return [item.reason if isinstance(item, Failed) else item[0] for item in items]
     if framing.separator is None:
         chunks = [payload]
     else:
@@ -206,14 +220,15 @@ def _chunks(payload: bytes, framing: Framing) -> list[bytes]:
     return [c for c in chunks if c or not framing.drop_empty]
 
 
-def _decoded(chunk: bytes, codec: Codec) -> bytes | None:
-    """The JSON text (bytes) of the event of ``chunk``, or None when it makes no event."""
+def _decoded(chunk: bytes, codec: Codec) -> bytes | str | None:
+    """The JSON text (bytes) of the event of ``chunk``, None when it makes no event, the
+    reason (``str``) when the codec fails."""
     if codec.name == "json":  # the source stage parses it (and reports a bad chunk on err)
         return chunk if chunk.strip() else None
     try:
         made, value = codec.decode(chunk.decode("utf-8", "surrogateescape"))
-    except ValueError:
-        return chunk
+    except ValueError as err:
+        return str(err)
     return encode_json(value).encode("utf-8") if made else None
 
 
@@ -271,12 +286,19 @@ def message_encoder(codec: Codec, framing: Framing) -> Any:
     def run(batches: Any) -> Any:
         import pyarrow as pa
 
+        from ..processors import postprocess_stream
+
         for batch in batches:
             values = []
             for text in batch.column(0).to_pylist():
                 data = codec.encode(decode_json(text))
-                if data is not None:
+                if data is None:
+                    continue
+                if framing.simple:
                     values.append(framing.frame(data))
+                else:  # one message per event: the chain runs and finishes per event
+                    raw = data.encode("utf-8", "surrogateescape") if type(data) is str else data
+                    values.append(postprocess_stream(framing.processors, [raw]))
             yield pa.RecordBatch.from_arrays([pa.array(values, pa.binary())], ["value"])
 
     return run
