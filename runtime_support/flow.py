@@ -29,6 +29,7 @@ from .connectors import (
     build_source,
     check_inputs,
     jar_conf,
+    jar_packages,
 )
 from .job import (
     add_flush_option,
@@ -170,6 +171,22 @@ def run_flow(
     return 0
 
 
+def flow_conf(args: argparse.Namespace, flow: FlowSpec) -> dict[str, str]:
+    """The Spark properties of the run: the command line's, plus ``spark.jars.packages`` (and
+    ``spark.jars``) with the connector jars and JDBC drivers the flow needs (Spark resolves them
+    from ~/.m2 or Maven Central; under spark-submit pass them with ``--packages``)."""
+    conf = spark_conf(args)
+    needed = jar_conf(flow.connectors)
+    listed = needed.pop("spark.jars.packages", "").split(",") + jar_packages(flow.connectors)
+    wanted = sorted({p for p in listed if p})
+    for key, value in needed.items():  # spark.jars, spark.jars.excludes: --conf ones win
+        conf.setdefault(key, value)
+    if wanted:
+        given = [p for p in conf.get("spark.jars.packages", "").split(",") if p]
+        conf["spark.jars.packages"] = ",".join(given + [p for p in wanted if p not in given])
+    return conf
+
+
 def server_files(args: argparse.Namespace) -> bool:
     """File connectors' paths are read by Spark elsewhere (spark-submit or a Spark Connect
     server): they are not checked here."""
@@ -221,7 +238,7 @@ def flow_main(
     try:
         for spec in flow.connectors:
             check_inputs(spec, ctx, files=not server_files(args))
-        conf = {**jar_conf(flow.connectors), **spark_conf(args)}
+        conf = flow_conf(args, flow)
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         if args.show_conf:
             show_conf(spark, conf, args.remote)

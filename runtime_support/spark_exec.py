@@ -3,7 +3,8 @@ union of the outputs. The plan itself (stages, partitioning, ordering) is render
 the stages run :func:`runtime_support.stages.stage_mapper`.
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
-(long), ``seq`` (long, input order) and ``origin`` (the event's origin URI). Every port's output
+(long), ``seq`` (long, input order), ``origin`` (the event's origin URI) and ``meta`` (the
+connector's ``$`` record, see :mod:`runtime_support.event_meta`). Every port's output
 is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
 ``(seq, sub)`` gives Tremor's emission order.
 """
@@ -14,13 +15,13 @@ from typing import Any
 
 __all__ = ["event_columns", "ordered_union", "port_output", "stream_outputs"]
 
-EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string"
+EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
 
 
 def event_columns(spark: Any, df: Any):
-    """``df`` as the columns a job's plan reads: ``seq, value, ingest_ns, origin`` (missing ones
-    derived: ``seq`` from the DataFrame's own order, ``ingest_ns`` and ``origin`` null); an
-    absent stream (``None``) is an empty DataFrame."""
+    """``df`` as the columns a job's plan reads: ``seq, value, ingest_ns, origin, meta`` (missing
+    ones derived: ``seq`` from the DataFrame's own order, ``ingest_ns``, ``origin`` and ``meta``
+    null); an absent stream (``None``) is an empty DataFrame."""
     from pyspark.sql import functions as F
 
     if df is None:
@@ -31,11 +32,14 @@ def event_columns(spark: Any, df: Any):
         df = df.withColumn("ingest_ns", F.lit(None).cast("long"))
     if "origin" not in df.columns:
         df = df.withColumn("origin", F.lit(None).cast("string"))
+    if "meta" not in df.columns:
+        df = df.withColumn("meta", F.lit(None).cast("string"))
     return df.select(
         F.col("seq").cast("long").alias("seq"),
         F.col("value").cast("string").alias("value"),
         F.col("ingest_ns").cast("long").alias("ingest_ns"),
         F.col("origin").cast("string").alias("origin"),
+        F.col("meta").cast("string").alias("meta"),
     )
 
 

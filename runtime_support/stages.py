@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .event_meta import decode_meta
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
@@ -123,12 +124,21 @@ class _Runner:
     # Input ------------------------------------------------------------------------------------
 
     def feed_source(self, cols: dict[str, list[Any]]) -> None:
-        """Input events ``stream, seq, value, ingest_ns, origin``: decoded, pushed in (a line
-        that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`)."""
+        """Input events ``stream, seq, value, ingest_ns, origin[, meta]``: decoded, pushed in
+        (a line that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`;
+        ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`)."""
         origins = cols.get("origin") or [None] * len(cols["seq"])
-        for stream, seq, text, ns, origin in zip(
-            cols["stream"], cols["seq"], cols["value"], cols["ingest_ns"], origins, strict=True
-        ):
+        metas = cols.get("meta") or [None] * len(cols["seq"])
+        rows = zip(
+            cols["stream"],
+            cols["seq"],
+            cols["value"],
+            cols["ingest_ns"],
+            origins,
+            metas,
+            strict=True,
+        )
+        for stream, seq, text, ns, origin, meta in rows:
             if text is None:
                 self.pass_flush()
                 continue
@@ -141,7 +151,7 @@ class _Runner:
             except BadLine as bad:
                 self._output(seq, [0], "err", bad.record)
                 continue
-            event = Event(value, {}, ns if ns is not None else seq, origin)
+            event = Event(value, decode_meta(meta), ns if ns is not None else seq, origin)
             self._route(seq, [], self.graph.push(stream, event))
 
     def feed(self, cols: dict[str, list[Any]]) -> None:

@@ -42,7 +42,7 @@ import uuid
 from typing import Any
 
 from .codecs import decode_chunks, source_port
-from .connectors import RunContext, build_sink, build_source, jar_conf
+from .connectors import RunContext, build_sink, build_source
 from .connectors.file import (
     FileSink,
     FileSource,
@@ -54,7 +54,7 @@ from .connectors.file import (
 from .connectors.metronome import MetronomeSource
 from .connectors.simple import ExitSink, NullConnector
 from .connectors.stdio import StdioSink
-from .flow import FlowSpec, before, exit_position
+from .flow import FlowSpec, before, exit_position, flow_conf
 from .jsonio import decode_json
 from .origin import encode_origin, hostname
 from .stream_state import Numberer, StreamSettings
@@ -311,7 +311,7 @@ def stream_inputs(
         events = source_port(events, port, (conn, "err") in ports, codec)
         events = events.withColumn("seq", F.col("seq") * count + index)
         if not inputs:
-            events = events.unionByName(signals(spark, args.checkpoint))
+            events = events.unionByName(signals(spark, args.checkpoint), allowMissingColumns=True)
         inputs[stream] = events
     return inputs
 
@@ -492,13 +492,13 @@ def stream_flow_main(
 ) -> int:
     """``--stream`` of a flow job: the exit code (2 for options or a flow that can not
     stream, 130 on Ctrl-C)."""
-    from .job import job_session, spark_conf
+    from .job import job_session
     from .stream_state import state_fingerprint
 
     spark = None
     try:
         check_flow(flow, args)
-        conf = {**STREAM_CONF, **jar_conf(flow.connectors), **spark_conf(args)}
+        conf = {**STREAM_CONF, **flow_conf(args, flow)}
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         fingerprint = state_fingerprint(*graph) if graph is not None else ""
         sink = run_stream_flow(spark, flow, run_pipeline, args, ctx, fingerprint)

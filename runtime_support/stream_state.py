@@ -86,8 +86,9 @@ def _stateful_processor():
 
 
 class Numberer(_stateful_processor()):  # type: ignore[misc]
-    """``seq`` = the next number, ``ingest_ns`` = ``seq`` (``index``) or the micro-batch's
-    timestamp (deterministic on a replay), never below the last one + 1 (``wallclock``)."""
+    """``seq`` = the next number in ``(mtime, file, block, row)`` order, ``ingest_ns`` = ``seq``
+    (``index``) or the micro-batch's timestamp (deterministic on a replay), never below the last
+    one + 1 (``wallclock``); ``origin`` and ``meta`` columns of the input are kept."""
 
     def __init__(self, ingest_ns: str, step: int = 1) -> None:
         self.ingest_ns = ingest_ns
@@ -115,15 +116,13 @@ class Numberer(_stateful_processor()):  # type: ignore[misc]
             ingest = np.where(frame["ingest"].isna(), ingest, frame["ingest"].fillna(0)).astype(
                 "int64"
             )
-        yield pd.DataFrame(
-            {
-                "seq": seq,
-                "value": frame["value"].to_numpy(),
-                "ingest_ns": ingest,
-                # a source's err rows carry their origin (input_lines.SOURCE_ERROR)
-                "origin": frame["origin"].to_numpy() if "origin" in frame else None,
-            }
-        )
+        out = {"seq": seq, "value": frame["value"].to_numpy(), "ingest_ns": ingest, "origin": None}
+        # a source's own columns, when it has them: err rows' origin (input_lines.SOURCE_ERROR),
+        # a connector's origin and ``$`` record (``meta``, see runtime_support.event_meta)
+        for carried in ("origin", "meta"):
+            if carried in frame.columns:
+                out[carried] = frame[carried].to_numpy()
+        yield pd.DataFrame(out)
 
     def close(self) -> None:
         pass
@@ -206,7 +205,8 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
             flush = bool(frame["value"].isna().any())
             frame = frame[frame["value"].notna()].sort_values("seq", kind="stable")
             self._load(None)
-            runner.feed_source(_columns(frame, ("stream", "seq", "value", "ingest_ns", "origin")))
+            names = ("stream", "seq", "value", "ingest_ns", "origin", "meta")
+            runner.feed_source(_columns(frame, tuple(n for n in names if n in frame.columns)))
         else:
             flush = bool((frame["target"] == FLUSH_TARGET).any())
             frame = frame[frame["target"] != FLUSH_TARGET]

@@ -79,6 +79,8 @@ deploy flow main;
 """
 CONNECTOR_CONFIG = {
     "file": '{"path": "x.json", "mode": "read"}',
+    "kafka_consumer": '{"brokers": ["h:9092"], "topics": ["t"], "group_id": "g"}',
+    "kafka_producer": '{"brokers": ["h:9092"], "topic": "t"}',
     "metronome": '{"interval": 1}',
     "clickhouse": '{"url": "h", "table": "t", "columns": [{"name": "a", "type": "String"}]}',
     "postgres": '{"url": "h", "query": "SELECT 1"}',

@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from runtime_support.connectors.kafka_options import (
+    OptionError,
+    consumer_options,
+    producer_options,
+)
+
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
@@ -59,6 +65,26 @@ PG_COLUMNS = (
     "sink: `[{name, type}]`, each event's field `name` into that column (a missing field is "
     "NULL); types text, smallint, integer, bigint, double precision, boolean, jsonb, json"
 )
+
+KAFKA_BROKERS = Key(
+    name="brokers", type="array<string>", required=True, doc="`host:port` bootstrap servers"
+)
+KAFKA_MODE = (
+    '`"performance"`, `{"transactional": {"commit_interval": ns}}` or `{"custom": '
+    '{"rdkafka_options": {…}, "retry_failed_events": b}}`. Offsets live in the streaming '
+    "checkpoint (exactly-once processing; a micro-batch per trigger plays commit_interval's "
+    "role) and are never committed to the group. rdkafka_options: librdkafka names mapped to "
+    "the Java client's (`kafka.*` options), `auto.offset.reset` sets where a new stream starts, "
+    "`enable.auto.commit`/`enable.auto.offset.store` only `false`, `debug` only logs; any other "
+    "name is rejected naming the supported ones. A failed write fails the micro-batch and a "
+    "restart retries it, whatever `retry_failed_events` says"
+)
+KAFKA_PRODUCER_OPTIONS = (
+    "librdkafka names mapped to the Java producer's (`acks`, `compression.codec`, `linger.ms`/"
+    "`queue.buffering.max.ms`, `message.timeout.ms`, …); any other name is rejected naming the "
+    "supported ones; `transactional.id` is rejected (Spark's sink is at least once)"
+)
+
 JDBC = (
     Entry(
         name="clickhouse",
@@ -158,6 +184,35 @@ S3 = (
         doc="sink: Spark's text writer on s3a, part files (stream: one folder per micro-batch, "
         "exactly once)",
     ),
+    Entry(
+        name="kafka_consumer",
+        keys=(
+            KAFKA_BROKERS,
+            Key(name="topics", type="array<string>", required=True, doc="`subscribe`"),
+            Key(
+                name="group_id",
+                type="string",
+                required=True,
+                doc="prefix of the group ids of Spark's consumers (`groupIdPrefix`)",
+            ),
+            Key(name="mode", type="string|record", default="performance", doc=KAFKA_MODE),
+        ),
+        factory=RT + "kafka.KafkaSource",
+        ports=("out", "err"),
+        doc="source: Spark's Kafka source (batch: earliest to latest; stream: checkpointed)",
+    ),
+    Entry(
+        name="kafka_producer",
+        keys=(
+            KAFKA_BROKERS,
+            Key(name="topic", type="string", required=True, doc="the topic written to"),
+            Key(name="key", type="string", doc="the key of every message (default: none)"),
+            Key(name="rdkafka_options", type="record", doc=KAFKA_PRODUCER_OPTIONS),
+        ),
+        factory=RT + "kafka.KafkaSink",
+        ports=("in",),
+        doc="sink: Spark's Kafka sink, one message per event, at least once",
+    ),
     *NET_ENTRIES,
 )
 
@@ -244,8 +299,6 @@ _UNSUPPORTED = {
     "gpubsub_consumer": _NETWORK,
     "gpubsub_producer": _NETWORK,
     "http_server": _ANSWERS + _NOT_BUILT,
-    "kafka_consumer": _LATER,
-    "kafka_producer": _LATER,
     "kv": "an embedded key-value store with command events",
     "metrics": "Tremor's runtime metrics do not exist on Spark",
     "otel_client": _NETWORK,
@@ -263,6 +316,7 @@ CONNECTORS = Registry(
 #: Factories of the supported kinds, per direction (the runtime's tables mirror these).
 SOURCE_FACTORIES = {
     "file": RT + "file.FileSource",
+    "kafka_consumer": RT + "kafka.KafkaSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.PostgresSource",
@@ -274,6 +328,7 @@ SINK_FACTORIES = {
     "clickhouse": RT + "jdbc.JdbcSink",
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
+    "kafka_producer": RT + "kafka.KafkaSink",
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.JdbcSink",
     "s3_streamer": RT + "s3.S3Streamer",
@@ -316,3 +371,17 @@ def check_file_sink(
             '`"single_file": true` to write the events back to back into one file'
         )
         raise CompileError(message, post_span, source=source)
+
+
+def check_kafka(
+    kind: str, config: dict[str, Any], key_span: Callable[[str], Span], source: Source
+) -> None:
+    """A Kafka connector's ``mode`` / ``rdkafka_options`` map to Spark's Kafka options, or a
+    CompileError at the key naming the option and what is supported."""
+    try:
+        if kind == "kafka_consumer":
+            consumer_options(config)
+        else:
+            producer_options(config)
+    except OptionError as err:
+        raise CompileError(str(err), key_span(err.path.split(".")[0]), source=source) from None

@@ -14,6 +14,7 @@ from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
+from .kafka import KafkaSink, KafkaSource
 from .metronome import MetronomeSource
 from .net import NET_SINKS, NET_SOURCES
 from .s3 import S3Reader, S3Streamer
@@ -35,6 +36,7 @@ __all__ = [
     "check_readable",
     "input_paths",
     "jar_conf",
+    "jar_packages",
 ]
 
 #: Kind → implementation, per direction; mirrors the factories of
@@ -42,6 +44,7 @@ __all__ = [
 #: is rejected by the compiler, which names the supported ones.
 SOURCES: dict[str, type] = {
     "file": FileSource,
+    "kafka_consumer": KafkaSource,
     "metronome": MetronomeSource,
     "null": NullConnector,
     "postgres": PostgresSource,
@@ -53,6 +56,7 @@ SINKS: dict[str, type] = {
     "clickhouse": JdbcSink,
     "exit": ExitSink,
     "file": FileSink,
+    "kafka_producer": KafkaSink,
     "null": NullConnector,
     "postgres": JdbcSink,
     "s3_streamer": S3Streamer,
@@ -111,3 +115,14 @@ def jar_conf(specs: tuple[ConnectorSpec, ...]) -> dict[str, str]:
         joined = key in ("spark.jars.packages", "spark.jars.excludes") and key in conf
         conf[key] = f"{conf[key]},{value}" if joined else value
     return conf
+
+
+def jar_packages(specs: Any) -> list[str]:
+    """The Maven coordinates of the Spark connector jars the connectors ``specs`` need (a
+    source or sink class lists functions returning them in ``packages``), sorted, unique."""
+    found = set()
+    for spec in specs:
+        for table in (SOURCES, SINKS):
+            for make in getattr(table.get(spec.kind), "packages", ()):
+                found.add(make())
+    return sorted(found)
