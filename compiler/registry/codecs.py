@@ -110,7 +110,7 @@ _UNSUPPORTED = {
         "(karapace) needs a Kafka broker for its storage; use `avro` with the schema in the "
         "config"
     ),
-    "tremor": "Tremor's internal inter-node format",
+    "tremor": "Tremor's internal format between Tremor nodes; no Tremor node reads or writes a Spark job's data",
 }
 
 CODECS = Registry(
