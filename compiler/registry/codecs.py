@@ -110,7 +110,10 @@ _UNSUPPORTED = {
         "(karapace) needs a Kafka broker for its storage; use `avro` with the schema in the "
         "config"
     ),
-    "tremor": "Tremor's internal format between Tremor nodes; no Tremor node reads or writes a Spark job's data",
+    "tremor": (
+        "Tremor's internal format between Tremor nodes; no Tremor node reads or writes a Spark "
+        "job's data"
+    ),
 }
 
 CODECS = Registry(
