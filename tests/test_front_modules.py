@@ -179,13 +179,19 @@ def test_tremor_connectors_defines_metrics() -> None:
 
 
 def test_axiom_connectors_are_defined() -> None:
-    """``axiom::http`` and ``axiom::syslog`` resolve and bind their args; their kinds are network
-    connectors, which the registry rejects."""
+    """``axiom::http`` and ``axiom::syslog`` resolve and bind their args: the first is an
+    ``http_client`` with its interpolated config; the second a ``tcp_client`` over TLS, which the
+    registry rejects (tremorc's socket clients have no TLS)."""
     text = "use axiom;\n" + BUNDLED_FLOW
     http = '  create connector a from axiom::http with dataset = "d", token = "t" end;'
-    assert _created(text, http).startswith("The connector `http_client` is not supported")
+    flow = check_program(Source("t.troy", text.replace("flow\n", f"flow\n{http}\n", 1)), "deploy")
+    kind, params = _connectors(flow.ir.flows[0])["a"]
+    assert kind == "http_client"
+    assert params["config"]["url"] == "https://api.axiom.co/v1/datasets/d/ingest"
+    assert params["config"]["headers"] == {"Authorization": "Bearer t"}
     syslog = '  create connector s from axiom::syslog with endpoint_hostport = "h:1" end;'
-    assert _created(text, syslog).startswith("The connector `tcp_client` is not supported")
+    message = _created(text, syslog)
+    assert message == "Config key `tls` of connector `tcp_client` must be one of false, got true"
     missing = '  create connector a from axiom::http with dataset = "d" end;'
     assert _created(text, missing) == "Missing required argument: token"
 
