@@ -124,7 +124,9 @@ def test_client_sends_one_datagram_per_event(spark, tmp_path: Path) -> None:
         run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
         want = [e for e in events if e["keep"]]
         net_peer.wait_until(
-            lambda: len(Path(out).read_text().split()) >= len(want), 30, "the datagrams"
+            lambda: Path(out).exists() and len(Path(out).read_text().split()) >= len(want),
+            60,
+            "the datagrams",
         )
     finally:
         net_peer.stop(peer)

@@ -45,12 +45,12 @@ def _flow(kind: str, with_: str) -> str:
     return FLOW.format(kind=kind, with_=with_)
 
 
-def test_kafka_consumer_is_rejected_at_its_kind() -> None:
-    text = _flow("kafka_consumer", '    config = {"brokers": ["localhost:9092"]}')
+def test_discord_is_rejected_at_its_kind() -> None:
+    text = _flow("discord", '    config = {"token": "t"}')
     line, under, message = _error(text, "deploy")
-    assert (line, under) == (3, "kafka_consumer")
-    assert "`kafka_consumer` is not supported" in message
-    assert "exit, file, metronome, null, stdio" in message
+    assert (line, under) == (3, "discord")
+    assert "`discord` is not supported" in message
+    assert "metronome, null, postgres" in message
 
 
 def test_unknown_connector_kind() -> None:
@@ -62,21 +62,21 @@ def test_unknown_connector_kind() -> None:
 def test_unknown_codec_is_rejected_at_its_value() -> None:
     line, under, message = _error(_flow("stdio", '    codec = "jsonn"'), "deploy")
     assert (line, under) == (5, '"jsonn"')
-    assert "Unknown codec `jsonn`" in message and "binary, json, null, string" in message
+    assert "Unknown codec `jsonn`" in message and "graphite-plaintext, influx, json" in message
 
 
 def test_unsupported_codec_name_in_a_record() -> None:
-    text = _flow("stdio", '    codec = {"name": "msgpack"}')
+    text = _flow("stdio", '    codec = {"name": "tremor"}')
     line, under, message = _error(text, "deploy")
     assert (line, under) == (5, '"name"')
-    assert "The codec `msgpack` is not supported" in message
+    assert "The codec `tremor` is not supported" in message
 
 
-def test_unsupported_preprocessor_item() -> None:
-    text = _flow("stdio", '    preprocessors = ["separate", "base64"]')
+def test_unsupported_postprocessor_item() -> None:
+    text = _flow("stdio", '    postprocessors = ["separate", "ingest-ns"]')
     line, under, message = _error(text, "deploy")
-    assert (line, under) == (5, '"base64"')
-    assert "preprocessor `base64` is not supported" in message
+    assert (line, under) == (5, '"ingest-ns"')
+    assert "postprocessor `ingest-ns` is not supported" in message
 
 
 def test_sliding_window_without_slide_is_rejected_at_its_kind() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..session import is_connect
 from .jdbc import MARKS, Target
 
 
@@ -22,7 +23,12 @@ class Connection:
         self.conn: Any = None
 
     def __enter__(self) -> Connection:
-        jvm = self.spark._jvm  # noqa: SLF001 - the driver's JVM: a classic session
+        if is_connect(self.spark):
+            raise ValueError(
+                "a streaming JDBC sink commits each micro-batch in a transaction on the driver's "
+                "JVM, which a Spark Connect client does not have: run the stream without --remote"
+            )
+        jvm = self.spark._jvm  # noqa: SLF001  # classic-only: the driver's JVM
         jvm.org.apache.spark.sql.execution.datasources.jdbc.DriverRegistry.register(
             self.target.driver
         )

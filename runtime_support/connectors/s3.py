@@ -20,7 +20,7 @@ from typing import Any
 
 from ..codecs import codec_from, framing_from
 from .base import ConnectorSpec, RunContext
-from .file import FileSink, FileSource, encoder
+from .file import FileSink, FileSource, encoded_text
 
 SDK = "2.35.4"  # hadoop-aws 3.5.0's AWS SDK v2 version (hadoop-project's aws-java-sdk-v2.version)
 PACKAGES = (
@@ -125,6 +125,6 @@ class S3Streamer:
     def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
         """One micro-batch into its own folder, replaced when Spark replays it."""
         ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-        encoded = ordered.mapInArrow(encoder(self.codec), "value string")
+        encoded = encoded_text(ordered, self.codec)
         folder = f"{self.target}/part-{run}-{batch_id:010d}"
         encoded.write.mode("overwrite").option("lineSep", self.separator).text(folder)
