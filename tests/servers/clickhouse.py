@@ -8,7 +8,6 @@ directly and stopped by its PID (SIGTERM, then SIGKILL after 30 s), even when th
 from __future__ import annotations
 
 import shutil
-import signal
 import subprocess
 import time
 import urllib.request
@@ -17,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.servers.process import stop_process
 from tests.spark_cluster import free_port, port_open_within
 
 INSTALL = ".ci/install.d/clickhouse.sh"
@@ -88,12 +88,7 @@ def clickhouse_server(folder: Path) -> Iterator[ClickHouse]:
         _ready(server)
         yield server
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         log.close()
 
 

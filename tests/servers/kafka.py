@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.servers.process import stop_process
 from tests.spark_cluster import free_port, port_open_within
 
 KAFKA_VERSION = os.environ.get("KAFKA_VERSION", "4.1.1")
@@ -143,12 +144,7 @@ def kafka_broker(folder: Path) -> Iterator[Broker]:
         _wait_ready(broker, process, 120)
         yield broker
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
 
 def _properties(logs: Path, port: int, controller: int) -> str:

@@ -17,6 +17,8 @@ import threading
 import time
 from typing import Any
 
+from tests.servers.process import stop_process
+
 
 def _publish(port_file: str, port: int) -> None:
     with open(port_file + ".tmp", "w", encoding="utf-8") as handle:
@@ -135,12 +137,7 @@ def start(kind: str, folder: str) -> tuple[subprocess.Popen, int, str]:
 
 def stop(process: subprocess.Popen) -> None:
     """Stop a peer by its PID (killed after 10 s)."""
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    stop_process(process, timeout=10)
 
 
 def bound(kind: str, port: int) -> bool:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.servers.process import stop_process
 from tests.spark_cluster import free_port, port_open_within
 
 INSTALL = ".ci/install.d/postgres.sh"
@@ -97,12 +98,7 @@ def _server(folder: Path) -> Iterator[Postgres]:
         _ready(server)
         yield server
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process, signal.SIGINT)
         log.close()
 
 

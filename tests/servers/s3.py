@@ -7,7 +7,6 @@ creates buckets and reads objects. ``available()`` is False without ``moto[serve
 from __future__ import annotations
 
 import importlib.util
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.servers.process import stop_process
 from tests.spark_cluster import free_port, port_open_within
 
 INSTALL = ".ci/install.d/s3.sh"
@@ -71,10 +71,5 @@ def s3_server(folder: Path) -> Iterator[S3Server]:
             raise TimeoutError(f"moto did not listen on {port}: see {folder}/moto.log")
         yield S3Server(f"http://127.0.0.1:{port}")
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
         log.close()
