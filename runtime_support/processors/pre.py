@@ -226,11 +226,18 @@ class LengthPrefixed(Preprocessor):
                 out.append((self.buffer[: self.length], ns))
                 self.buffer = self.buffer[self.length :]
                 self.length = None
-            if len(self.buffer) <= 8:  # Tremor reads a length only with more than 8 bytes
+            self.length = self._read_length()
+            if self.length is None:
                 break
-            self.length = int.from_bytes(self.buffer[:8], "big")
-            self.buffer = self.buffer[8:]
         return out
+
+    def _read_length(self) -> int | None:
+        """Consume the next length header from the buffer; None while it is incomplete."""
+        if len(self.buffer) <= 8:  # Tremor reads a length only with more than 8 bytes
+            return None
+        length = int.from_bytes(self.buffer[:8], "big")
+        self.buffer = self.buffer[8:]
+        return length
 
     def finish(self, data: bytes | None, ns: int) -> Chunks:
         return [] if data is None else self.process(data, ns)
@@ -245,23 +252,13 @@ class TextualLengthPrefixed(LengthPrefixed):
 
     name = "textual-length-prefixed"
 
-    def process(self, data: bytes, ns: int) -> Chunks:
-        self.buffer += data
-        out: Chunks = []
-        while True:
-            if self.length is not None:
-                if len(self.buffer) < self.length:
-                    break
-                out.append((self.buffer[: self.length], ns))
-                self.buffer = self.buffer[self.length :]
-                self.length = None
-            found = _WHITESPACE.search(self.buffer)
-            if found is None:
-                break
-            digits, self.buffer = self.buffer[: found.start()], self.buffer[found.start() :]
-            self.length = _textual_length(digits)
-            self.buffer = self.buffer[1:]
-        return out
+    def _read_length(self) -> int | None:
+        found = _WHITESPACE.search(self.buffer)
+        if found is None:
+            return None
+        digits = self.buffer[: found.start()]
+        self.buffer = self.buffer[found.start() + 1 :]
+        return _textual_length(digits)
 
 
 def _textual_length(digits: bytes) -> int:
