@@ -139,3 +139,24 @@ def test_s3_compile_errors(reader: str, streamer: str, posts: str, words: str) -
     with pytest.raises(CompileError) as caught:
         compile_source(Source("t.troy", text), "deploy")
     assert words in str(caught.value)
+
+
+@pytest.mark.long
+def test_s3_100k_events(tmp_path: Path) -> None:
+    """The done-when volume end to end (benchmarks/connector_s3.py times it): 100,000 events in
+    10 objects → pipeline → part files, every one there once with its doubled field."""
+    count = 100_000
+    with s3.s3_server(tmp_path / "moto") as server:
+        server.bucket("bucket")
+        client = server.client()
+        for index in range(10):
+            body = "".join(f'{{"n": {n}}}\n' for n in range(index * 10_000, (index + 1) * 10_000))
+            client.put_object(Bucket="bucket", Key=f"in/{index}.json", Body=body.encode())
+        endpoint = {"url": server.url, "aws_region": s3.REGION}
+        reader = json.dumps({"bucket": "bucket", "prefix": "in/", **endpoint})
+        streamer = json.dumps({"bucket": "bucket", "path": "out", **endpoint})
+        env = {"AWS_ACCESS_KEY_ID": s3.KEY, "AWS_SECRET_ACCESS_KEY": s3.SECRET}
+        run_flow(tmp_path, FLOW.format(reader=reader, streamer=streamer), env)
+        found = events(server, "bucket", "out/")
+        assert [event["n"] for event in found] == list(range(count))
+        assert all(event["twice"] == 2 * event["n"] for event in found)
