@@ -206,6 +206,25 @@ def test_postgres_round_trip(pg: postgres.Postgres, tmp_path: Path) -> None:
 
 
 @needs_postgres
+def test_postgres_batched_event_is_a_row_per_element(pg: postgres.Postgres, tmp_path: Path) -> None:
+    """A ``generic::batch`` event reaches the sink as Tremor's sinks iterate it: one row per
+    element (5 events in batches of 2: two batches of 2; the fifth waits for a third, as in
+    Tremor without a timeout)."""
+    pg.sql("CREATE TABLE batched (event jsonb)")
+    write_events(tmp_path / "in.json", [{"n": n} for n in range(5)])
+    pipeline = (
+        "define operator b from generic::batch with count = 2 end; create operator b; "
+        "select event from in into b; select event from b"
+    )
+    text = flow(
+        file_in(tmp_path / "in.json") + pg_sink(pg, '"table": "batched"'), "src", "dst", pipeline
+    )
+    done = run_flow(tmp_path, text)
+    assert done.returncode == 0, done.stderr
+    assert pg.sql("SELECT event->>'n' FROM batched ORDER BY 1") == ["0", "1", "2", "3"]
+
+
+@needs_postgres
 def test_postgres_column_type_errors_fail_the_write(pg: postgres.Postgres, tmp_path: Path) -> None:
     pg.sql("CREATE TABLE bad (n smallint)")
     write_events(tmp_path / "in.json", [{"n": 1}, {"n": 70000}])
