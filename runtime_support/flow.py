@@ -29,7 +29,6 @@ from .connectors import (
     build_source,
     check_inputs,
     jar_conf,
-    jar_packages,
 )
 from .job import (
     add_flush_option,
@@ -177,8 +176,7 @@ def flow_conf(args: argparse.Namespace, flow: FlowSpec) -> dict[str, str]:
     from ~/.m2 or Maven Central; under spark-submit pass them with ``--packages``)."""
     conf = spark_conf(args)
     needed = jar_conf(flow.connectors)
-    listed = needed.pop("spark.jars.packages", "").split(",") + jar_packages(flow.connectors)
-    wanted = sorted({p for p in listed if p})
+    wanted = [p for p in needed.pop("spark.jars.packages", "").split(",") if p]
     for key, value in needed.items():  # spark.jars, spark.jars.excludes: --conf ones win
         conf.setdefault(key, value)
     if wanted:

@@ -36,7 +36,6 @@ __all__ = [
     "check_readable",
     "input_paths",
     "jar_conf",
-    "jar_packages",
 ]
 
 #: Kind → implementation, per direction; mirrors the factories of
@@ -108,21 +107,25 @@ def build_sink(spec: ConnectorSpec) -> Any:
 
 
 def jar_conf(specs: tuple[ConnectorSpec, ...]) -> dict[str, str]:
-    """The Spark properties that put the JVM drivers the connectors ``specs`` need on the
-    classpath (``spark.jars.packages`` / ``spark.jars``; ``--conf`` given ones win)."""
+    """The Spark properties that put the jars the connectors ``specs`` need on the classpath:
+    ``spark.jars.packages`` (Spark's connectors, JDBC drivers, s3a; sorted, unique) and
+    ``spark.jars`` / ``spark.jars.excludes`` where a connector needs them."""
     conf = _jdbc_conf({spec.kind for spec in specs})
     for key, value in _s3_conf(specs).items():
         joined = key in ("spark.jars.packages", "spark.jars.excludes") and key in conf
         conf[key] = f"{conf[key]},{value}" if joined else value
+    listed = conf.pop("spark.jars.packages", "").split(",") + _class_packages(specs)
+    packages = sorted({p for p in listed if p})
+    if packages:
+        conf["spark.jars.packages"] = ",".join(packages)
     return conf
 
 
-def jar_packages(specs: Any) -> list[str]:
-    """The Maven coordinates of the Spark connector jars the connectors ``specs`` need (a
-    source or sink class lists functions returning them in ``packages``), sorted, unique."""
-    found = set()
-    for spec in specs:
-        for table in (SOURCES, SINKS):
-            for make in getattr(table.get(spec.kind), "packages", ()):
-                found.add(make())
-    return sorted(found)
+def _class_packages(specs: Any) -> list[str]:
+    """The Maven coordinates a source or sink class lists (functions in ``packages``)."""
+    return [
+        make()
+        for spec in specs
+        for table in (SOURCES, SINKS)
+        for make in getattr(table.get(spec.kind), "packages", ())
+    ]
