@@ -88,7 +88,10 @@ CONNECTOR_CONFIG = {
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
 }
 CONNECTOR_CONFIG.update(
-    {k: '{"url": "127.0.0.1:1"}' for k in ("tcp_client", "tcp_server", "udp_client", "udp_server")}
+    {
+        k: '{"url": "127.0.0.1:1"}'
+        for k in ("tcp_client", "tcp_server", "udp_client", "udp_server", "ws_client", "ws_server")
+    }
 )
 CONNECTOR_CONFIG.update(
     {k: '{"path": "x.sock"}' for k in ("unix_socket_client", "unix_socket_server")}

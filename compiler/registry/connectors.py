@@ -274,7 +274,8 @@ _SUPPORTED = (
 _LATER = "tremorc does not implement it yet"
 _NOT_BUILT = (
     "not built yet: tremorc's network connectors are udp_server/udp_client, tcp_server/tcp_client, "
-    "unix_socket_server/unix_socket_client and http_client (runtime_support/connectors/net)"
+    "unix_socket_server/unix_socket_client, ws_server/ws_client and http_client "
+    "(runtime_support/connectors/net)"
 )
 _ANSWERS = (
     "a server that answers each request with a pipeline's event: a Spark job can not send an "
@@ -310,8 +311,6 @@ _UNSUPPORTED = {
     "otel_client": _LATER + ": OpenTelemetry's gRPC client on the Python Data Source API",
     "otel_server": _LATER + ": OpenTelemetry's gRPC server on the Python Data Source API",
     "wal": "a write-ahead log needs acknowledgements a batch job does not have",
-    "ws_client": _NOT_BUILT,
-    "ws_server": _NOT_BUILT,
 }
 
 CONNECTORS = Registry(

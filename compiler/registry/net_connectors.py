@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
+from .ws_connectors import WS_ENTRIES, WS_ONE_WAY, WS_SINK_FACTORIES, WS_SOURCE_FACTORIES
 
 RT = "runtime_support.connectors.net."
 
@@ -128,18 +129,20 @@ UNIX_ENTRIES = (
         doc="source: " + SERVER,
     ),
 )
-NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES
+NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES + WS_ENTRIES
 
 NET_SOURCE_FACTORIES = {
     "unix_socket_server": RT + "unix_socket.UnixSocketServerSource",
     "tcp_server": RT + "tcp.TcpServerSource",
     "udp_server": RT + "udp.UdpServerSource",
+    **WS_SOURCE_FACTORIES,
 }
 NET_SINK_FACTORIES = {
     "unix_socket_client": RT + "unix_socket.UnixSocketClientSink",
     "http_client": RT + "http.HttpClientSink",
     "tcp_client": RT + "tcp.TcpClientSink",
     "udp_client": RT + "udp.UdpClientSink",
+    **WS_SINK_FACTORIES,
 }
 
 _ONE_WAY = {
@@ -150,12 +153,15 @@ _ONE_WAY = {
 _ONE_WAY.update(
     unix_socket_client="a unix_socket_client is a sink on Spark: its peer's answers are not read",
     unix_socket_server="a unix_socket_server is a source on Spark: it can not answer its clients",
+    **WS_ONE_WAY,
 )
 _SOCKET_OPTIONS = {
     "tcp_client": ("SO_REUSEPORT", "TCP_NODELAY"),
     "tcp_server": ("SO_REUSEPORT", "TCP_NODELAY"),
     "udp_client": ("SO_REUSEPORT",),
     "udp_server": ("SO_REUSEPORT",),
+    "ws_client": ("SO_REUSEPORT", "TCP_NODELAY"),
+    "ws_server": ("SO_REUSEPORT", "TCP_NODELAY"),
 }
 
 

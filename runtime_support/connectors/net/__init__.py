@@ -10,6 +10,7 @@ from .http import HttpClientSink
 from .tcp import TcpClientSink, TcpServerSource
 from .udp import UdpClientSink, UdpServerSource
 from .unix_socket import UnixSocketClientSink, UnixSocketServerSource
+from .ws import WsClientSink, WsServerSource
 
 __all__ = [
     "HttpClientSink",
@@ -21,6 +22,8 @@ __all__ = [
     "UdpServerSource",
     "UnixSocketClientSink",
     "UnixSocketServerSource",
+    "WsClientSink",
+    "WsServerSource",
     "build_net_sink",
 ]
 
@@ -28,12 +31,14 @@ NET_SOURCES: dict[str, type] = {
     "tcp_server": TcpServerSource,
     "udp_server": UdpServerSource,
     "unix_socket_server": UnixSocketServerSource,
+    "ws_server": WsServerSource,
 }
 NET_SINKS: dict[str, type] = {
     "http_client": HttpClientSink,
     "tcp_client": TcpClientSink,
     "udp_client": UdpClientSink,
     "unix_socket_client": UnixSocketClientSink,
+    "ws_client": WsClientSink,
 }
 
 
