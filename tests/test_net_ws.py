@@ -209,3 +209,15 @@ def test_compile_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError) as err:
         compile_source(Source("t.troy", text), "deploy")
     assert message in str(err.value)
+
+
+@pytest.mark.long
+@pytest.mark.spark
+def test_100k_events_through_ws_server_and_ws_client() -> None:
+    """100k events each way (``-m long``; benchmarks/connector_ws.py prints the figures)."""
+    from benchmarks.connector_ws import run
+
+    results = {r["connector"]: r for r in run(100_000)}
+    assert results["ws_server"]["events"] == 100_000, results["ws_server"]
+    assert results["ws_client"]["events"] == 100_000, results["ws_client"]
+    assert all(r["first_event_s"] is not None for r in results.values())

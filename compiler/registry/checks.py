@@ -21,6 +21,7 @@ from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
 from .net_connectors import check_socket_options
 from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
+from .time_connectors import check_crononome
 from .windows import WINDOWS
 
 _WITH = Entry(name="with", keys=WITH_KEYS, factory="-")
@@ -62,6 +63,8 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
         check_s3(entry.name, params, value_span, key_span, source)
     span = record_key_span(config_expr, "socket_options", where)
     check_socket_options(entry.name, config.get("socket_options"), span, source)
+    if entry.name == "crononome":
+        check_crononome(config, record_key_span(config_expr, "entries", where), source)
     if entry.name in ("kafka_consumer", "kafka_producer"):
         check_kafka(entry.name, config, lambda k: record_key_span(config_expr, k, where), source)
     if "codec" in params:

@@ -21,6 +21,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
 from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
+from .time_connectors import TIME_ENTRIES, TIME_SOURCE_FACTORIES
 
 RT = "runtime_support.connectors."
 
@@ -214,6 +215,7 @@ S3 = (
         doc="sink: Spark's Kafka sink, one message per event, at least once",
     ),
     *NET_ENTRIES,
+    *TIME_ENTRIES,
 )
 
 _SUPPORTED = (
@@ -289,7 +291,6 @@ _UNSUPPORTED = {
     "azure_monitor_ingest_writer": _CLOUD_ONLY.format("Azure Monitor's ingestion API"),
     "bench": "Tremor's benchmark harness (it times Tremor's own runtime); use benchmarks/ here",
     "cb": "Tremor's test-harness connector (circuit-breaker acks inside Tremor's runtime)",
-    "crononome": _LATER + ": cron schedules as a streaming source (not built; `metronome` is)",
     "discord": _CLOUD_ONLY.format("Discord's bot gateway"),
     "dns_client": (
         "answers each event with a DNS lookup on its out port: a request/response connector, "
@@ -328,6 +329,7 @@ SOURCE_FACTORIES = {
     "s3_reader": RT + "s3.S3Reader",
     "stdio": RT + "stdio.StdioSource",
     **NET_SOURCE_FACTORIES,
+    **TIME_SOURCE_FACTORIES,
 }
 SINK_FACTORIES = {
     "clickhouse": RT + "jdbc.JdbcSink",

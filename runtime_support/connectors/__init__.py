@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
+from .crononome import CrononomeSource
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
 from .jdbc import JdbcSink, PostgresSource
@@ -42,6 +43,7 @@ __all__ = [
 #: ``compiler.registry.connectors`` (tests/test_registry.py checks both agree). Every other kind
 #: is rejected by the compiler, which names the supported ones.
 SOURCES: dict[str, type] = {
+    "crononome": CrononomeSource,
     "file": FileSource,
     "kafka_consumer": KafkaSource,
     "metronome": MetronomeSource,

@@ -1,8 +1,9 @@
 """A real websocket server (the ``websockets`` library) for the ws_client tests:
 ``python -m tests.servers.ws_peer PORT_FILE OUT_FILE`` listens on 127.0.0.1 on a free port,
-writes the port to PORT_FILE (moved in whole) and, when a connection closes, appends one JSON
-line per frame it received, ``{"conn": n, "binary": bool, "data": text or hex}``, the frames of
-one connection together and in order; it runs until it is killed.
+writes the port to PORT_FILE (moved in whole) and appends one JSON line per frame it received,
+``{"conn": n, "binary": bool, "data": text or hex}``, in bursts of up to 1000 frames of one
+connection (the first frame of the first connection at once; the rest when the connection
+closes): each connection's frames in order; it runs until it is killed.
 """
 
 from __future__ import annotations
@@ -27,10 +28,15 @@ def serve_ws(port_file: str, out_file: str) -> None:
 
     def handler(conn: Any) -> None:
         number, lines = next(numbers), []
+        early = number == 0  # the first frame of the first connection is recorded at once
         for message in conn:
             binary = isinstance(message, bytes)
             data = message.hex() if binary else message
             lines.append(json.dumps({"conn": number, "binary": binary, "data": data}) + "\n")
+            if len(lines) >= 1000 or early:
+                _record(out_file, "".join(lines).encode(), lock)
+                lines.clear()
+                early = False
         _record(out_file, "".join(lines).encode(), lock)
 
     with serve(handler, "127.0.0.1", 0, compression=None, max_size=None) as server:
