@@ -308,10 +308,20 @@ _UNSUPPORTED = {
     "gpubsub_producer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "http_server": _ANSWERS + _NOT_BUILT,
     "kv": "an embedded key-value store with command events",
-    "metrics": "Tremor's runtime metrics do not exist on Spark",
+    "metrics": (
+        "Tremor's runtime feeds every node's per-port event counts back into the flow through "
+        "this source while the flow runs; a Spark job knows its counts only after a micro-batch "
+        "(or the whole batch job) has run, so the counts can not be events of the same run "
+        "exactly. Spark's own metrics cover it: see README, Metrics (Prometheus endpoint)"
+    ),
     "otel_client": _LATER + ": OpenTelemetry's gRPC client on the Python Data Source API",
     "otel_server": _LATER + ": OpenTelemetry's gRPC server on the Python Data Source API",
-    "wal": "a write-ahead log needs acknowledgements a batch job does not have",
+    "wal": (
+        "a write-ahead log between a connector and a pipeline, replayed until the pipeline acks: "
+        "in a tremorc stream Spark's checkpoint (source offsets, server spools, state) is that "
+        "durable log and a micro-batch is replayed until it commits; a batch job reads its "
+        "input whole. Connect the source directly"
+    ),
 }
 
 CONNECTORS = Registry(
