@@ -201,6 +201,11 @@ end; deploy flow main;"""
         (ECHO, "The `ws_server` connector is only a source in tremorc: a ws_server is a"),
         (RESPONSES, "The `ws_client` connector is only a sink in tremorc: a ws_client is a"),
         (TLS, "Config key `tls` of connector `ws_server` is not supported by tremorc"),
+        (
+            RESPONSES.replace("127.0.0.1:1", "wss://127.0.0.1:1"),
+            "`url` must be a `ws://` URL, not 'wss://127.0.0.1:1' (TLS is not implemented",
+        ),
+        (ECHO.replace('"127.0.0.1:1"', '"localhost"'), "`url` must be `host:port`"),
     ],
 )
 def test_compile_errors(text: str, message: str) -> None:

@@ -23,6 +23,7 @@ from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .time_connectors import check_crononome
 from .windows import WINDOWS
+from .ws_connectors import check_ws_url
 
 _WITH = Entry(name="with", keys=WITH_KEYS, factory="-")
 _PROCESSORS = {"preprocessors": PREPROCESSORS, "postprocessors": POSTPROCESSORS}
@@ -63,6 +64,7 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
         check_s3(entry.name, params, value_span, key_span, source)
     span = record_key_span(config_expr, "socket_options", where)
     check_socket_options(entry.name, config.get("socket_options"), span, source)
+    check_ws_url(entry.name, config, record_key_span(config_expr, "url", where), source)
     if entry.name == "crononome":
         check_crononome(config, record_key_span(config_expr, "entries", where), source)
     if entry.name in ("kafka_consumer", "kafka_producer"):

@@ -6,6 +6,10 @@ or ``rejected``.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..diagnostics import CompileError
+from ..source import Source, Span
 from .common import Entry, Key
 
 RT = "runtime_support.connectors.net.ws."
@@ -57,3 +61,20 @@ WS_ONE_WAY = {
     "ws_client": "a ws_client is a sink on Spark: the frames its peer sends are not read",
     "ws_server": "a ws_server is a source on Spark: it can not answer its clients",
 }
+
+
+def check_ws_url(kind: str, config: dict[str, Any], span: Span, source: Source | None) -> None:
+    """A ``ws_client`` / ``ws_server`` ``url`` the runtime reads (``ws://`` or no scheme, a
+    host and a port), or a CompileError at ``span``."""
+    if kind not in WS_ENTRY_NAMES or not isinstance(config.get("url"), str):
+        return
+    from runtime_support.connectors.net.datasource import parse_url
+    from runtime_support.connectors.net.ws import ws_url
+
+    try:
+        parse_url(ws_url(config["url"], kind), kind, "url")
+    except ValueError as err:
+        raise CompileError(str(err), span, source=source) from None
+
+
+WS_ENTRY_NAMES = ("ws_client", "ws_server")
