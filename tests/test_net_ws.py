@@ -168,9 +168,11 @@ def test_stream_server_to_client(tmp_path: Path) -> None:
             "30 frames at the peer",
         )
     finally:
+        died = job.poll() is not None
         job.terminate()
         job.wait(60)
         ws_peer.stop(peer)
+    assert not died, (tmp_path / "job.log").read_text()[-4000:]
     got = sorted(int(f["data"]) for f in ws_peer.frames(out))
     assert got == list(range(30)), (tmp_path / "job.log").read_text()[-3000:]
 

@@ -34,9 +34,10 @@ SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
 MAX_PER_BATCH = 100_000
 
 
-def parse_entries(entries: Any, alias: str) -> list[tuple[str, str, Any]]:
-    """``(name, croniter expression, payload or _NONE)`` per entry; ValueError naming the
-    entry and what is wrong (the compiler reports it at the ``entries`` key)."""
+def parse_entries(entries: Any, alias: str) -> list[tuple[str, str, bool, Any]]:
+    """``(name, croniter expression, has a payload, payload)`` per entry (plain values: the
+    stream reader is pickled to Spark's Python workers); ValueError naming the entry and what
+    is wrong (the compiler reports it at the ``entries`` key)."""
     if not isinstance(entries, list | tuple):
         raise ValueError(f"`entries` of connector `{alias}` must be an array of records")
     parsed = []
@@ -50,11 +51,8 @@ def parse_entries(entries: Any, alias: str) -> list[tuple[str, str, Any]]:
             schedule = to_croniter(expr)
         except ValueError as err:
             raise ValueError(f"entry {i} (`{name}`) of `{alias}`: {err}") from None
-        parsed.append((name, schedule, entry.get("payload", _NONE)))
+        parsed.append((name, schedule, "payload" in entry, entry.get("payload")))
     return parsed
-
-
-_NONE = object()
 
 
 def firings(entries: list, after_ns: int, until_ns: int | None, limit: int) -> Iterator[tuple]:
@@ -87,8 +85,8 @@ def firings(entries: list, after_ns: int, until_ns: int | None, limit: int) -> I
 
 def event_row(entries: list, seq: int, ns: int, index: int, ingest_ns: int) -> tuple:
     """The ``seq, value, ingest_ns, origin, meta`` row of one firing."""
-    name, _expr, payload = entries[index]
-    trigger = {"name": name} if payload is _NONE else {"name": name, "payload": payload}
+    name, _expr, has_payload, payload = entries[index]
+    trigger = {"name": name, "payload": payload} if has_payload else {"name": name}
     value = {"connector": "crononome", "ingest_ns": ns, "id": seq, "trigger": trigger}
     origin = encode_origin("tremor-crononome", hostname(), None, [name])
     return seq, encode_json(value), ingest_ns, origin, encode_meta({"crononome": {"trigger": name}})
