@@ -306,7 +306,6 @@ _UNSUPPORTED = {
     "gcs_streamer": _LATER + ": Hadoop's `gs` filesystem (as `s3_streamer` on `s3a`) is not built",
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "gpubsub_producer": _CLOUD_ONLY.format("Google Pub/Sub"),
-    "http_server": _ANSWERS + _NOT_BUILT,
     "kv": "an embedded key-value store with command events",
     "metrics": (
         "Tremor's runtime feeds every node's per-port event counts back into the flow through "

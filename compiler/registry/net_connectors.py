@@ -129,9 +129,27 @@ UNIX_ENTRIES = (
         doc="source: " + SERVER,
     ),
 )
-NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES + WS_ENTRIES
+HTTP_SERVER = Entry(
+    name="http_server",
+    keys=(
+        Key(name="url", type="string", required=True, doc="`http://host:port` to listen on"),
+        Key(name="tls", type="record", rejected=TLS),
+        Key(
+            name="mime_mapping",
+            type="record",
+            doc="Content-Type → codec of the request bodies (Tremor's map without it; `*/*`: "
+            "the fallback, then the connector's `codec`, then `binary`)",
+        ),
+    ),
+    factory=RT + "http_server.HttpServerSource",
+    ports=("out", "err"),
+    doc="source: one event per decoded request body with `$http_server.request` metadata; "
+    "each request answered `202` once durably spooled; " + SERVER,
+)
+NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES + WS_ENTRIES + (HTTP_SERVER,)
 
 NET_SOURCE_FACTORIES = {
+    "http_server": RT + "http_server.HttpServerSource",
     "unix_socket_server": RT + "unix_socket.UnixSocketServerSource",
     "tcp_server": RT + "tcp.TcpServerSource",
     "udp_server": RT + "udp.UdpServerSource",
@@ -151,6 +169,10 @@ _ONE_WAY = {
     "tcp_server": "a tcp_server is a source on Spark: it can not answer its clients",
 }
 _ONE_WAY.update(
+    http_server=(
+        "an http_server is a source on Spark: a pipeline's events can not answer its requests "
+        "(each request is answered `202 Accepted` once its events are durably spooled)"
+    ),
     unix_socket_client="a unix_socket_client is a sink on Spark: its peer's answers are not read",
     unix_socket_server="a unix_socket_server is a source on Spark: it can not answer its clients",
     **WS_ONE_WAY,

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..base import ConnectorSpec
 from .http import HttpClientSink
+from .http_server import HttpServerSource
 from .tcp import TcpClientSink, TcpServerSource
 from .udp import UdpClientSink, UdpServerSource
 from .unix_socket import UnixSocketClientSink, UnixSocketServerSource
@@ -14,6 +15,7 @@ from .ws import WsClientSink, WsServerSource
 
 __all__ = [
     "HttpClientSink",
+    "HttpServerSource",
     "NET_SINKS",
     "NET_SOURCES",
     "TcpClientSink",
@@ -28,6 +30,7 @@ __all__ = [
 ]
 
 NET_SOURCES: dict[str, type] = {
+    "http_server": HttpServerSource,
     "tcp_server": TcpServerSource,
     "udp_server": UdpServerSource,
     "unix_socket_server": UnixSocketServerSource,

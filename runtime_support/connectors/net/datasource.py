@@ -129,13 +129,16 @@ class Spool:
         segments = _segments(folder)
         self.folder, self.flush_ms = folder, flush_ms
         self.next = segments[-1][0] + segments[-1][1] if segments else 0
-        self.queue: queue.SimpleQueue[tuple[int, str]] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
         threading.Thread(target=self._run, name="tremorc-spool", daemon=True).start()
 
-    def put(self, values: list[str]) -> None:
+    def put(self, values: list[str], done: threading.Event | None = None) -> None:
+        """Queue ``values``; ``done`` (if given) is set once they are in a synced segment."""
         now = time.time_ns()
         for value in values:
             self.queue.put((now, value))
+        if done is not None:
+            self.queue.put((now, done))
 
     def _run(self) -> None:
         while True:
@@ -148,7 +151,15 @@ class Spool:
                     break
             self._write(batch)
 
-    def _write(self, batch: list[tuple[int, str]]) -> None:
+    def _write(self, items: list[tuple[int, Any]]) -> None:
+        batch = [item for item in items if isinstance(item[1], str)]
+        if batch:
+            self._segment(batch)
+        for _ns, done in items:
+            if isinstance(done, threading.Event):
+                done.set()
+
+    def _segment(self, batch: list[tuple[int, str]]) -> None:
         name = f"{self.next:020d}-{len(batch)}{SPOOL_SUFFIX}"
         tmp = os.path.join(self.folder, name + ".tmp")
         with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as handle:
@@ -159,8 +170,11 @@ class Spool:
         self.next += len(batch)
 
 
-def spool_rows(folder: str, start: int, end: int, index_ns: bool, origin: str) -> list[tuple]:
-    """The events ``start <= seq < end`` of a spool as ``(seq, value, ingest_ns, origin)``."""
+def spool_rows(
+    folder: str, start: int, end: int, index_ns: bool, origin: str, meta: bool = False
+) -> list[tuple]:
+    """The events ``start <= seq < end`` of a spool as ``(seq, value, ingest_ns, origin)``
+    (``meta``: each value is ``<value>\\t<meta>``, a row gets a fifth ``meta`` column)."""
     rows = []
     for first, count, path in _segments(folder):
         if first + count <= start or first >= end:
@@ -169,7 +183,11 @@ def spool_rows(folder: str, start: int, end: int, index_ns: bool, origin: str) -
             for seq, line in enumerate(handle, first):
                 if start <= seq < end:
                     ns, value = line.rstrip("\n").split("\t", 1)
-                    rows.append((seq, value, seq if index_ns else int(ns), origin))
+                    row = (seq, value, seq if index_ns else int(ns), origin)
+                    if meta:
+                        value, _, text = value.partition("\t")
+                        row = (seq, value, row[2], origin, text or None)
+                    rows.append(row)
     return rows
 
 
@@ -188,6 +206,7 @@ def _stream_reader_class() -> type:
             self.folder = options["path"]
             self.index_ns = options.get("ingest_ns") == "index"
             self.origin = options.get("origin", "")
+            self.meta = bool(options.get("meta"))
 
         def initialOffset(self) -> dict:
             return {"n": 0}
@@ -197,7 +216,9 @@ def _stream_reader_class() -> type:
             return iter(self.readBetweenOffsets(start, {"n": end})), {"n": end}
 
         def readBetweenOffsets(self, start: dict, end: dict) -> Iterator[tuple]:
-            rows = spool_rows(self.folder, start["n"], end["n"], self.index_ns, self.origin)
+            rows = spool_rows(
+                self.folder, start["n"], end["n"], self.index_ns, self.origin, self.meta
+            )
             return iter(rows)
 
         def commit(self, end: dict) -> None:
@@ -220,7 +241,7 @@ def _spool_source_class() -> type:
             return "tremorc_spool"
 
         def schema(self) -> str:
-            return EVENTS_SCHEMA
+            return EVENTS_SCHEMA + (", meta string" if self.options.get("meta") else "")
 
         def simpleStreamReader(self, schema: Any) -> Any:
             return _stream_reader_class()(dict(self.options))
@@ -240,6 +261,7 @@ class ServerSource:
     Stream: listens for as long as the job runs, spooling under the checkpoint."""
 
     scheme = ""
+    has_meta = False  # emitted values are `<value>\t<meta>` (see spool_rows)
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.alias = spec.alias
@@ -294,6 +316,7 @@ class ServerSource:
             .option("path", folder)
             .option("ingest_ns", args.ingest_ns)
             .option("origin", self.origin)
+            .option("meta", "1" if self.has_meta else "")
             .load()
         )
 
