@@ -19,6 +19,7 @@ run), ``400`` when the codec rejects the body, ``503`` when the spool did not ta
 from __future__ import annotations
 
 import itertools
+import socket
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +30,7 @@ from ...event_meta import encode_meta
 from ..base import ConnectorSpec, RunContext
 from .datasource import Decoder, ServerSource
 from .http import MIME_TYPES
+from .udp import _family
 
 SPOOL_WAIT_S = 30
 META_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
@@ -93,8 +95,11 @@ class HttpServerSource(ServerSource):
 
     def serve(self, emit: Any, stop: threading.Event) -> None:
         server = ThreadingHTTPServer((self.host, self.port), _Handler, bind_and_activate=False)
+        if _family(self.host) != server.address_family:  # an IPv6 url
+            server.socket.close()
+            server.address_family = _family(self.host)
+            server.socket = socket.socket(server.address_family, server.socket_type)
         server.daemon_threads = True
-        server.allow_reuse_address = True
         server.server_bind()
         server.server_activate()
         server.source, server.emit = self, emit  # type: ignore[attr-defined]
