@@ -203,3 +203,35 @@ def test_compile_errors(text: str, message: str) -> None:
     with pytest.raises(CompileError) as err:
         compile_source(Source("t.troy", text), "deploy")
     assert message in str(err.value)
+
+
+def test_answered_only_once_spooled(tmp_path: Path) -> None:
+    """No Spark: the server on a real spool. A 202 means the events are in a synced segment;
+    chunked bodies are read; without a mapped Content-Type and without a `codec` the body is
+    `binary` (Tremor's fallback)."""
+    from runtime_support.connectors.base import ConnectorSpec
+    from runtime_support.connectors.net.datasource import Spool, spool_end, spool_rows
+    from runtime_support.connectors.net.http_server import HttpServerSource
+    from runtime_support.event_meta import decode_meta
+
+    port = free_port()
+    config = {"url": f"http://127.0.0.1:{port}"}
+    source = HttpServerSource(ConnectorSpec("s", "http_server", {"config": config}))
+    spool, stop = Spool(str(tmp_path / "spool")), threading.Event()
+    threading.Thread(target=source.serve, args=(spool.put, stop), daemon=True).start()
+    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 30, "the http_server")
+    try:
+        url = f"http://127.0.0.1:{port}/in"
+        chunks = iter([b'{"a": ', b"1}"])
+        headers = {"Content-Type": "application/json"}
+        assert requests.post(url, data=chunks, headers=headers, timeout=30).status_code == 202
+        assert spool_end(str(tmp_path / "spool")) == 1  # on disk before the answer
+        assert requests.post(url, data=b"\x00raw", timeout=30).status_code == 202
+        assert spool_end(str(tmp_path / "spool")) == 2
+    finally:
+        stop.set()
+    rows = spool_rows(str(tmp_path / "spool"), 0, 2, True, "o", meta=True)
+    assert [(r[0], json.loads(r[1])) for r in rows] == [(0, {"a": 1}), (1, "AHJhdw==")]
+    metas = [decode_meta(r[4])["http_server"] for r in rows]
+    assert [m["request_id"] for m in metas] == [1, 2]
+    assert metas[0]["request"]["headers"]["transfer-encoding"] == ["chunked"]
