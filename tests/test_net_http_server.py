@@ -177,6 +177,11 @@ def test_stream_acknowledged_requests_survive_sigkill(tmp_path: Path) -> None:
     assert len(got) == len(set(got)), log.read_text()[-3000:]
     assert set(acked) <= set(got)
     assert set(got) - set(acked) <= {max(acked[:-1]) + 1}
+    # The metadata crossed the spool and the streaming query with each event.
+    requests_seen = [e["request"] for e in part_lines(tmp_path / "out")]
+    assert {(r["method"], r["uri"], r["protocol"]) for r in requests_seen} == {
+        ("POST", "/", "http")
+    }
 
 
 ECHO = """define flow main flow

@@ -96,6 +96,7 @@ CONNECTOR_CONFIG.update(
 CONNECTOR_CONFIG.update(
     {k: '{"path": "x.sock"}' for k in ("unix_socket_client", "unix_socket_server")}
 )
+CONNECTOR_CONFIG["http_server"] = '{"url": "http://127.0.0.1:1"}'
 OPERATOR_CONFIG = {
     "generic::batch": "count = 2",
     "generic::backpressure": "timeout = 1",
