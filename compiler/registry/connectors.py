@@ -276,12 +276,8 @@ _SUPPORTED = (
 _LATER = "tremorc does not implement it yet"
 _NOT_BUILT = (
     "not built yet: tremorc's network connectors are udp_server/udp_client, tcp_server/tcp_client, "
-    "unix_socket_server/unix_socket_client, ws_server/ws_client and http_client "
+    "unix_socket_server/unix_socket_client, ws_server/ws_client, http_server and http_client "
     "(runtime_support/connectors/net)"
-)
-_ANSWERS = (
-    "a server that answers each request with a pipeline's event: a Spark job can not send an "
-    "event back on the request's connection; "
 )
 _CLOUD_ONLY = (
     "{} is a hosted service with no server or emulator in the registries this project installs "
