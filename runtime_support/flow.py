@@ -209,7 +209,7 @@ def flow_main(
     parser.add_argument(
         "--ticks",
         type=int,
-        help="events each metronome emits, or each server source (udp_server, tcp_server) "
+        help="events each metronome emits, or each server source (udp, tcp, unix_socket, ws, http) "
         "receives in a batch run (default 10; a stream: metronome ticks per run)",
     )
     add_ingest_ns_option(parser)
