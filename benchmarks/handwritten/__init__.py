@@ -1,0 +1,69 @@
+"""Hand-written PySpark jobs, one module per workload of the benchmark suite (``suite.py``).
+
+Each module has ``run(frame)``: ``frame`` is the suite's cached input (``seq`` the event's
+position, ``value`` the event as JSON text, ``ingest_ns``); it returns a DataFrame with one
+``value`` column of JSON text, what the workload writes to ``out``. Written from each workload's
+meaning (Tremor's semantics), as a Spark user would: an explicit schema parsed with
+``from_json``, native functions and windows only, no Python UDF.
+"""
+
+from __future__ import annotations
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+from pyspark.sql.types import (
+    ArrayType,
+    BooleanType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+)
+
+
+def _fields(tags) -> list[StructField]:
+    """The sample events' fields, in their order (``tags`` typed by the data set)."""
+    return [
+        StructField("about", StringType()),
+        StructField("guid", StringType()),
+        StructField("abool", BooleanType()),
+        StructField("aint", LongType()),
+        StructField("short_message", StringType()),
+        StructField("tags", tags),
+        StructField("array", ArrayType(LongType())),
+        StructField("index_type", StringType()),
+        StructField("logger_name", StringType()),
+        StructField("syslog_hostname", StringType()),
+        StructField("application", StringType()),
+        StructField("type", StringType()),
+        StructField("doc-type", StringType()),
+    ]
+
+
+# data.json: every event has these 13 fields.
+EVENT = StructType(_fields(ArrayType(StringType())))
+# match.json: the same plus `measurement`; `tags` appears twice in each line (an array, then
+# `{"pipeline": ...}`): the last one wins in Tremor's decoder and in Spark's from_json alike.
+MATCH_EVENT = StructType(
+    [
+        *_fields(StructType([StructField("pipeline", StringType())])),
+        StructField("measurement", StringType()),
+    ]
+)
+
+
+def parsed(frame, schema: StructType = EVENT):
+    """``frame`` with the event parsed into the struct column ``e`` (plus ``seq``,
+    ``ingest_ns``)."""
+    return frame.select("seq", "ingest_ns", F.from_json("value", schema).alias("e"))
+
+
+def as_json(column: Column):
+    """A one-column projection: ``column`` serialised as JSON text named ``value``."""
+    return F.to_json(column).alias("value")
+
+
+def in_order() -> Column:
+    """Aggregate: the group's events ``e`` as an array in arrival order (``seq``)."""
+    collected = F.sort_array(F.collect_list(F.struct("seq", "e")))
+    return F.transform(collected, lambda item: item["e"])

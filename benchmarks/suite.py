@@ -1,0 +1,213 @@
+"""Benchmark suite: every workload of ``../shared/workloads`` as the generated job against a
+hand-written PySpark job with the same meaning (never a unit test).
+
+Usage::
+
+    python benchmarks/suite.py [--events 1000000] [--runs 3] [--json out.json]
+        [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000]
+
+Per workload: both jobs read the same cached DataFrame of JSON text and write JSON text; one
+warm-up each (its outputs are compared: same multiset of JSON values, or a FAIL in the table),
+then ``--runs`` interleaved rounds; the median seconds of each. Also the ``tremorc build`` time
+per workload (median of ``--build-runs``, in process and as the CLI) and of a generated program
+of ``--big-lines`` lines. Prints a table; ``--json`` writes every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+from suite_build import big_program, build_times  # noqa: E402
+from suite_data import BY_NAME, WORKLOADS, Workload, input_frame, write_events  # noqa: E402
+
+CORES = 2  # local[2]
+
+
+def generated_runner(spark, workload: Workload, frame) -> Callable[[str], None]:
+    """The generated job (native lowering off) writing every output port but `err` as text."""
+    os.environ["TREMORC_NATIVE"] = "0"
+    from compiler.pipeline import compile_path
+    from compiler.testing.loader import load_job
+
+    module = load_job(compile_path(workload.trickle).job, workload.name)
+
+    def run(out: str) -> None:
+        outputs = module.run_pipeline(spark, {"in": frame})
+        frames = [df.select("value") for port, df in outputs.items() if port == "out"]
+        result = frames[0]
+        for extra in frames[1:]:
+            result = result.unionByName(extra)
+        result.write.mode("overwrite").text(out)
+
+    return run
+
+
+def handwritten_runner(workload: Workload, frame) -> Callable[[str], None]:
+    """The hand-written job of ``benchmarks/handwritten/<workload>.py`` writing its text."""
+    module = importlib.import_module(f"handwritten.{workload.module}")
+    return lambda out: module.run(frame).write.mode("overwrite").text(out)
+
+
+def mismatch(spark, left: str, right: str) -> str:
+    """ "" when the JSON lines under ``left`` and ``right`` are the same multiset of values
+    (each line canonicalised through Spark's variant: keys sorted), else counts of each side's
+    surplus and one example."""
+    from pyspark.sql import functions as F
+
+    def canonical(folder: str):
+        return spark.read.text(folder).select(F.to_json(F.parse_json("value")).alias("v"))
+
+    a, b = canonical(left), canonical(right)
+    only_a, only_b = a.exceptAll(b), b.exceptAll(a)
+    count_a, count_b = only_a.count(), only_b.count()
+    if not count_a and not count_b:
+        return ""
+    example = (only_a if count_a else only_b).first().v[:160]
+    return (
+        f"{a.count()} vs {b.count()} lines; {count_a} only generated, {count_b} only "
+        f"hand-written; e.g. {example}"
+    )
+
+
+def measure(spark, workload: Workload, frame, runs: int, folder: str) -> dict:
+    """Warm-up (outputs compared), then ``runs`` interleaved rounds; medians in seconds."""
+    fns = {
+        "generated": generated_runner(spark, workload, frame),
+        "handwritten": handwritten_runner(workload, frame),
+    }
+    for name, fn in fns.items():
+        fn(f"{folder}/{workload.name}-{name}")
+    problem = mismatch(
+        spark, f"{folder}/{workload.name}-generated", f"{folder}/{workload.name}-handwritten"
+    )
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for i in range(runs):
+        for name, fn in fns.items():
+            started = time.perf_counter()
+            fn(f"{folder}/{workload.name}-{name}-{i}")
+            times[name].append(time.perf_counter() - started)
+    return {
+        "mismatch": problem,
+        **{name: statistics.median(values) for name, values in times.items()},
+        "samples": times,
+    }
+
+
+def run_workloads(names: list[str], events: int, runs: int) -> dict[str, dict]:
+    """Every named workload measured in one SparkSession (local[2]), inputs cached per data set."""
+    from runtime_support.session import get_session
+
+    spark = get_session("tremorc-suite")
+    # As bench.py: 16 MiB input splits so every job uses both cores.
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 << 20))
+    results: dict[str, dict] = {}
+    folder = tempfile.mkdtemp(prefix="tremorc-suite-")
+    frames: dict[str, object] = {}
+    try:
+        for name in names:
+            workload = BY_NAME[name]
+            if workload.data not in frames:
+                path = write_events(workload.data, events, Path(folder))
+                frames[workload.data] = input_frame(spark, path)
+            results[name] = measure(spark, workload, frames[workload.data], runs, folder)
+            print(f"{name}: {summary(results[name], events)}", flush=True)
+            for sub in Path(folder).glob(f"{name}-*"):
+                shutil.rmtree(sub, ignore_errors=True)
+        return results
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def summary(result: dict, events: int) -> str:
+    """One line: both medians, their ratio, and events/s/core of each (or the mismatch)."""
+    gen, hand = result["generated"], result["handwritten"]
+    text = (
+        f"generated {gen:.2f} s, hand-written {hand:.2f} s, ratio {gen / hand:.2f}, "
+        f"{events / gen / CORES:,.0f} vs {events / hand / CORES:,.0f} events/s/core"
+    )
+    return f"FAIL ({result['mismatch']}) {text}" if result["mismatch"] else text
+
+
+def table(results: dict, builds: dict, events: int) -> str:
+    """The report table (one row per workload, then the big program's build)."""
+    head = (
+        f"{'workload':30s} {'gen s':>7s} {'hand s':>7s} {'ratio':>6s} {'gen ev/s/c':>11s} "
+        f"{'hand ev/s/c':>11s} {'build s':>8s} {'cli s':>6s}  check"
+    )
+    title = f"{events:,} events, median of the timed rounds; ratio = generated / hand-written"
+    lines = [title, head]
+    for name in [w.name for w in WORKLOADS if w.name in results or w.name in builds]:
+        row, build = results.get(name), builds.get(name, {})
+        cells = ["", "", "", "", ""]
+        if row:
+            gen, hand = row["generated"], row["handwritten"]
+            cells = [f"{gen:7.2f}", f"{hand:7.2f}", f"{gen / hand:6.2f}"]
+            cells += [f"{events / gen / CORES:11,.0f}", f"{events / hand / CORES:11,.0f}"]
+        check = ("FAIL: " + row["mismatch"][:60] if row["mismatch"] else "equal") if row else ""
+        lines.append(
+            f"{name:30s} {cells[0]:>7s} {cells[1]:>7s} {cells[2]:>6s} {cells[3]:>11s} "
+            f"{cells[4]:>11s} {build.get('in_process', 0):8.3f} {build.get('cli', 0):6.2f}  {check}"
+        )
+    if "big" in builds:
+        big = builds["big"]
+        lines.append(
+            f"{'program of ' + format(big['lines'], ',') + ' lines':30s} {'':>7s} {'':>7s} "
+            f"{'':>6s} {'':>11s} {'':>11s} {big['in_process']:8.3f} {big['cli']:6.2f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--only", nargs="*", choices=list(BY_NAME), help="these workloads")
+    parser.add_argument("--no-build", action="store_true", help="skip the build times")
+    parser.add_argument("--no-run", action="store_true", help="only the build times")
+    parser.add_argument("--build-runs", type=int, default=5)
+    parser.add_argument("--big-lines", type=int, default=10_000)
+    args = parser.parse_args(argv)
+    names = args.only or [w.name for w in WORKLOADS]
+    load = os.getloadavg()
+    builds: dict = {}
+    if not args.no_build:
+        builds = {n: build_times(BY_NAME[n].trickle, args.build_runs) for n in names}
+        with tempfile.TemporaryDirectory() as tmp:
+            big, lines = big_program(Path(tmp), args.big_lines)
+            builds["big"] = {"lines": lines, **build_times(big, args.build_runs)}
+    results = {} if args.no_run else run_workloads(names, args.events, args.runs)
+    print(table(results, builds, args.events))
+    print(f"load average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}")
+    if args.json:
+        report = {
+            "events": args.events,
+            "runs": args.runs,
+            "cores": CORES,
+            "load_start": load,
+            "load_end": os.getloadavg(),
+            "host": platform.node(),
+            "workloads": results,
+            "build": builds,
+            "adapted": {w.name: w.adapted for w in WORKLOADS if w.adapted},
+        }
+        args.json.write_text(json.dumps(report, indent=2))
+    return 1 if any(r["mismatch"] for r in results.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
