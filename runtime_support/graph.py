@@ -314,13 +314,15 @@ class ScriptOperator:
         self.state = state
         self.args = args
         self.named = named or {}
+        self.ctx = EventContext(args=args)
 
     def process(self, port: str, event: Event) -> list[Output]:
         entry = self.entry if port == "in" else self.named.get(port)
         if entry is None:
             error = {"error": f"unknown port: `{port}`", "event": event.value}
             return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
-        ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=self.args)
+        ctx = self.ctx  # one per operator: a script never keeps it past its event
+        ctx.ingest_ns, ctx.origin_uri = event.ingest_ns, event.origin_uri
         try:
             out_port, value, meta, self.state = entry(event.value, event.meta, self.state, ctx)
         except TremorError as err:
