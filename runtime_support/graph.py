@@ -145,6 +145,8 @@ class Graph:
         for src, dst in spec.links:
             self.links.setdefault(src, []).append(dst)
         self.output_set = set(spec.outputs)
+        self.output_names = {name: spec.output_ports.get(name, name) for name in spec.outputs}
+        self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
         self.order = _topological(spec)
         self.tick_order = [
             name
@@ -191,26 +193,33 @@ class Graph:
         harness records them), then the error is delivered. Invariant: one error per event.
         ``first``: the outputs of the first node, given instead of running it."""
         returns: list[tuple[Any, Event]] = []
-        stack = [(node, port, event)]
+        hops, ops, output_names = self.hops, self.ops, self.output_names
+        if first is None and type(ops.get(node)) is Passthrough and node not in output_names:
+            stack = [(dst, dst_port, event) for dst, dst_port in hops.get((node, "out"), ())]
+        else:
+            stack = [(node, port, event)]
         while stack:
             node, port, event = stack.pop()
-            if node in self.output_set:
-                returns.append((self.spec.output_ports.get(node, node), event))
+            name = output_names.get(node)
+            if name is not None:
+                returns.append((name, event))
                 continue
-            if node not in self.ops:
+            op = ops.get(node)
+            if op is None:
                 returns.append(((node, port), event))
                 continue
             if first is not None:
                 outputs, first = first, None
             else:
-                outputs = self.ops[node].process(port, event)
-            failure = next((ev for _, ev in outputs if isinstance(ev, Failure)), None)
-            if failure is not None:
-                return _unpacked(returns) + self._failed(node, failure)
+                outputs = op.process(port, event)
+            for _, produced in outputs:
+                if isinstance(produced, Failure):
+                    return _unpacked(returns) + self._failed(node, produced)
             for out_port, produced in outputs:
-                for dst_node, dst_port in self.links.get((node, out_port), ()):
+                for dst_node, dst_port in hops.get((node, out_port), ()):
                     stack.append((dst_node, dst_port, produced))
-        return _unpacked(reversed(returns))
+        returns.reverse()
+        return _unpacked(returns)
 
     def _failed(self, node: str, error: Event) -> list[tuple[Any, Any]]:
         """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
@@ -224,11 +233,38 @@ class Graph:
 def _unpacked(returns: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Any]]:
     """Collected ``(output name, event)`` as ``(output name, value)`` (a batch event gives
     each of its values); an exit keeps its whole :class:`Event`."""
-    return [
-        (name, value)
-        for name, event in returns
-        for value in ((event,) if type(name) is tuple else event.values())
-    ]
+    unpacked: list[tuple[Any, Any]] = []
+    for name, event in returns:
+        if type(name) is tuple:
+            unpacked.append((name, event))
+        elif event.is_batch:
+            unpacked.extend((name, value) for value in event.values())
+        else:
+            unpacked.append((name, event.value))
+    return unpacked
+
+
+def _without_passthroughs(
+    links: dict[tuple[str, str], list[tuple[str, str]]],
+    ops: dict[str, Any],
+    outputs: set[str],
+) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """``links`` with every hop into a live :class:`Passthrough` node replaced by that node's
+    own out-links, in place and in link order (so the run order, the emission order and what a
+    failure cuts off are unchanged: a passthrough forwards every event on ``out`` and never
+    fails). Cycles through passthroughs keep their hop."""
+
+    def resolve(dst: tuple[str, str], seen: frozenset[str]) -> list[tuple[str, str]]:
+        node = dst[0]
+        if node in outputs or type(ops.get(node)) is not Passthrough or node in seen:
+            return [dst]
+        onward = links.get((node, "out"), [])
+        return [hop for nxt in onward for hop in resolve(nxt, seen | {node})]
+
+    return {
+        src: [hop for dst in dsts for hop in resolve(dst, frozenset())]
+        for src, dsts in links.items()
+    }
 
 
 def _topological(spec: GraphSpec) -> list[str]:
@@ -278,13 +314,15 @@ class ScriptOperator:
         self.state = state
         self.args = args
         self.named = named or {}
+        self.ctx = EventContext(args=args)
 
     def process(self, port: str, event: Event) -> list[Output]:
         entry = self.entry if port == "in" else self.named.get(port)
         if entry is None:
             error = {"error": f"unknown port: `{port}`", "event": event.value}
             return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
-        ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=self.args)
+        ctx = self.ctx  # one per operator: a script never keeps it past its event
+        ctx.ingest_ns, ctx.origin_uri = event.ingest_ns, event.origin_uri
         try:
             out_port, value, meta, self.state = entry(event.value, event.meta, self.state, ctx)
         except TremorError as err:

@@ -120,6 +120,9 @@ class PatternGen(StmtGen):
             bind = f"({ident} := {value}) is not {self.rt('NO_MATCH')}"
             return (bind if cond == "True" else f"{cond} and {bind}"), ident
         if isinstance(p, ast.ExprPattern):
+            exact = _exact_literal_test(p.expr, subj)
+            if exact is not None:
+                return exact, subj
             with self.shadowing(shadows):
                 value = self.expr(p.expr)
             return f"{self.rt('eq')}({subj}, {value})", subj
@@ -201,6 +204,20 @@ class PatternGen(StmtGen):
         call = f"{self.rt('match_array')}({subj}, {tuple_code(preds)})"
         nm = self.rt("NO_MATCH")
         return f"type({subj}) is list and ({tmp} := {call}) is not {nm}", tmp
+
+
+def _exact_literal_test(expr: ast.Expr, subj: str) -> str | None:
+    """Tremor's ``==`` against a string, bool or null literal as plain Python (exact: only a
+    string equals a string, and ``true``/``false``/``null`` are singletons); None otherwise
+    (numbers: ``1 == 1.0`` holds in Tremor, ``1 == true`` does not, so they keep ``eq``)."""
+    if not isinstance(expr, ast.Literal):
+        return None
+    value = expr.value
+    if type(value) is str:
+        return f"{subj} == {value!r}"
+    if value is None or type(value) is bool:
+        return f"{subj} is {value!r}"
+    return None
 
 
 def _literal(case: ast.MatchCase) -> object:

@@ -171,8 +171,13 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
 def _expr(code: StageCode) -> str:
     mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, flush_at_end)"
     if code.reads:
-        source = "events.repartition(1)" if code.kind == "single" else "events"
-        source += '.sortWithinPartitions("seq", "stream")'
+        # A source stage's members are stateless (a stateful node roots a stage of its own):
+        # each event runs alone, so its rows need no order; write_ports orders the outputs.
+        if code.kind == "source":
+            source = "events"
+        else:
+            source = "events.repartition(1)" if code.kind == "single" else "events"
+            source += '.sortWithinPartitions("seq", "stream")'
     elif not code.inputs:
         return "spark.createDataFrame([], ROW_SCHEMA)"
     else:

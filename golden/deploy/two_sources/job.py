@@ -173,9 +173,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (source): input counts/web/out: a source, runs on the reader's splits.
     # Job outputs ride along into stage 1 (no second pass here).
     if streaming is None:
-        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
+        stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
     else:
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA

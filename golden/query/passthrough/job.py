@@ -49,9 +49,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input in: a source, runs on the reader's splits.
     if streaming is None:
-        stage0 = events.sortWithinPartitions("seq", "stream").mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
+        stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
         # Read more than once: keep it rather than run the stage again.
         stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     else:

@@ -14,7 +14,7 @@ from pyspark.sql import functions as F
 from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
-from runtime_support.ops import add, eq
+from runtime_support.ops import add
 from runtime_support.paths import get_field
 from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
@@ -26,7 +26,7 @@ SOURCE = 'define script tag\nargs\n  label = "seen"\nscript\n  let state = match
 def script_tag_run(event, meta, state, ctx):
     try:
         # line 5
-        if eq(state, None):
+        if state is None:
             _t1 = 0
         else:
             _t1 = add(state, 1, 2)

@@ -14,7 +14,7 @@ from pyspark.sql import functions as F
 from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
-from runtime_support.ops import add, eq
+from runtime_support.ops import add
 from runtime_support.spark_exec import event_columns, port_output, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
@@ -26,7 +26,7 @@ SCRIPT_SITES = ((70, 135, 0, 166), (78, 135, 0, 166), (122, 131, 122, 131))
 def script_run(event, meta, state, ctx):
     try:
         # line 2
-        if eq(state, None):
+        if state is None:
             _t1 = 1
         else:
             _t1 = add(state, 1, 2)
