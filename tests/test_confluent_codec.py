@@ -222,3 +222,20 @@ def test_kafka_round_trip_through_the_registry(registry, tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr[-4000:]
     out = [m.value() for m in broker.consume(target, 20)]
     assert out == [_frame(out_id, bytes([2 * n, 4 * n])) for n in range(20)]
+
+
+@pytest.mark.long
+@NEEDS_SERVERS
+def test_hundred_thousand_events_batch_and_stream() -> None:
+    """benchmarks/connector_confluent.py: 100k events topic → pipeline → topic through the
+    registry, batch and stream (its own servers); every event is checked in both runs."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "connector_confluent.py"), "--events", "100000"],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=7200,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    rows = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [(row["run"], row["events"]) for row in rows] == [("batch", 100000), ("stream", 100000)]

@@ -7,6 +7,10 @@
 # module path buf's private packages accept. karapace stores its schemas in Kafka: kafka.sh.
 # Set KARAPACE_GIT to a local clone to install without GitHub. Idempotent.
 set -euo pipefail
+if ! command -v go >/dev/null; then
+    echo "schema_registry.sh: skipped, no Go toolchain (karapace's protopacelib needs it)"
+    exit 0
+fi
 home=${KARAPACE_HOME:-~/.cache/tremorc}
 commit=3bbc1f8d30d7b650f49b75128ba9a46fdab61a67
 src=$home/karapace-src/src
