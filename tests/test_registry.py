@@ -86,6 +86,7 @@ CONNECTOR_CONFIG = {
     "postgres": '{"url": "h", "query": "SELECT 1"}',
     "s3_reader": '{"bucket": "b"}',
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
+    "gcs_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
 }
 CONNECTOR_CONFIG.update(
     {
