@@ -97,3 +97,23 @@ def test_gcs_compile_errors(streamer: str, posts: str, words: str) -> None:
     with pytest.raises(CompileError) as caught:
         compile_source(Source("t.troy", text), "deploy")
     assert words in str(caught.value)
+
+
+@pytest.mark.long
+@NEEDS_SERVER
+def test_hundred_thousand_events_batch_and_stream() -> None:
+    """benchmarks/connector_gcs.py: 100k events files → pipeline → gcs, batch and stream (its
+    own emulator); every event arrives once in both runs."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "connector_gcs.py"), "--events", "100000"],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=7200,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert done.stdout.count("all 100000 once") == 2, done.stdout

@@ -24,6 +24,15 @@ from .s3 import S3Streamer
 VERSION = "3.1.3"
 JAR = f"com/google/cloud/bigdataoss/gcs-connector/{VERSION}/gcs-connector-{VERSION}-shaded.jar"
 UPLOAD = "upload/storage/v1/"
+#: Hadoop 3.5's core-default.xml gives these ``fs.gs.*`` keys (meant for its own hadoop-gcp)
+#: values with units (``64m``) that gcs-connector 3.1 reads as plain numbers: the same values.
+PLAIN_SIZES = {
+    "block.size": 64 * 2**20,
+    "rewrite.max.chunk.size": 512 * 2**20,
+    "outputstream.buffer.size": 8 * 2**20,
+    "inputstream.inplace.seek.limit": 8 * 2**20,
+    "inputstream.min.range.request.size": 2 * 2**20,
+}
 DEFAULT_URL = "https://storage.googleapis.com/" + UPLOAD
 
 
@@ -50,6 +59,12 @@ def gs_conf(config: dict[str, Any]) -> dict[str, str]:
         prefix + "http.max.retry": str(config.get("max_retries", 3)),
         prefix + "outputstream.upload.chunk.size": str(config.get("buffer_size", 8 * 2**20)),
     }
+    conf.update({prefix + key: str(value) for key, value in PLAIN_SIZES.items()})
+    # Hadoop 3.5 binds `gs` to its manifest committer, which Spark's file writer does not set
+    # up (no job id): Hadoop's default factory, the classic FileOutputCommitter
+    conf["spark.hadoop.mapreduce.outputcommitter.factory.scheme.gs"] = (
+        "org.apache.hadoop.mapreduce.lib.output.PathOutputCommitterFactory"
+    )
     token = config.get("token")
     if isinstance(token, dict) and "file" in token:
         conf[prefix + "auth.type"] = "SERVICE_ACCOUNT_JSON_KEYFILE"
