@@ -27,7 +27,9 @@ FLOW = """
 define flow main
 flow
   define connector src from file
-  with codec = "json", preprocessors = ["separate"], config = {{"path": {path}, "mode": "read"}} end;
+  with
+    codec = "json", preprocessors = ["separate"], config = {{"path": {path}, "mode": "read"}}
+  end;
   define connector dst from gcs_streamer
   with codec = "json", postprocessors = ["separate"], config = {streamer} end;
   define pipeline p pipeline select {{"n": event.n, "twice": event.n * 2}} from in into out; end;
