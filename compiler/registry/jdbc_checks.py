@@ -107,8 +107,9 @@ def check_s3(
         posts = params.get("postprocessors") or ()
         names = [p.get("name") if isinstance(p, dict) else p for p in posts]
         if "separate" not in names or set(names) - {"separate", "remove-empty"}:
+            article = "An" if kind == "s3_streamer" else "A"
             message = (
-                f"A `{kind}` writes part files of lines with Spark's text writer: its "
+                f"{article} `{kind}` writes part files of lines with Spark's text writer: its "
                 'postprocessors are `["separate"]` (and `remove-empty`), nothing else'
             )
             where = (
