@@ -18,6 +18,7 @@ from typing import Any
 from .codec_impls import (
     AvroCodec,
     BinfluxCodec,
+    ConfluentCodec,
     CsvCodec,
     DogStatsDCodec,
     GraphiteCodec,
@@ -101,6 +102,7 @@ CODECS: dict[str, Any] = {
     "avro": AvroCodec,
     "binary": BinaryCodec,
     "binflux": BinfluxCodec,
+    "confluent-schema-registry": ConfluentCodec,
     "csv": CsvCodec,
     "dogstatsd": DogStatsDCodec,
     "graphite-plaintext": GraphiteCodec,

@@ -86,6 +86,7 @@ CONNECTOR_CONFIG = {
     "postgres": '{"url": "h", "query": "SELECT 1"}',
     "s3_reader": '{"bucket": "b"}',
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
+    "gcs_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
 }
 CONNECTOR_CONFIG.update(
     {
@@ -105,7 +106,12 @@ OPERATOR_CONFIG = {
     "debug::history": 'op = "a", name = "b"',
 }
 #: Codecs with a required config key.
-CODEC_SPEC = {"avro": '{"name": "avro", "config": {"schema": "long"}}'}
+CODEC_SPEC = {
+    "avro": '{"name": "avro", "config": {"schema": "long"}}',
+    "confluent-schema-registry": '{"name": "confluent-schema-registry", "config": {"url": '
+    '"http://h:8081"}}, config = ' + CONNECTOR_CONFIG["kafka_consumer"],
+}
+CODEC_CONNECTOR = {"confluent-schema-registry": "kafka_consumer"}  # it runs at Kafka only
 
 PROCESSOR_CONFIG = {
     "chunk": '{"max_bytes": 10}',
@@ -124,7 +130,8 @@ def _program(what: str, name: str) -> tuple[str, str]:
         return text, "deploy"
     if what == "codec":
         codec = CODEC_SPEC.get(name, f'"{name}"')
-        return FLOW.format(kind="stdio", with_=f"codec = {codec}"), "deploy"
+        kind = CODEC_CONNECTOR.get(name, "stdio")
+        return FLOW.format(kind=kind, with_=f"codec = {codec}"), "deploy"
     if what in ("preprocessor", "postprocessor"):
         config = PROCESSOR_CONFIG.get(name)
         item = f'{{"name": "{name}", "config": {config}}}' if config else f'"{name}"'

@@ -14,7 +14,7 @@ from ..ast import deploy as D
 from ..ast import query as Q
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .codecs import CODECS
+from .codecs import CODECS, check_codec_use
 from .common import Entry, Registry, check_config, item_span, name_and_config, record_key_span
 from .connectors import CONNECTORS, WITH_KEYS, check_file_sink, check_kafka
 from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
@@ -71,6 +71,9 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
         check_kafka(entry.name, config, lambda k: record_key_span(config_expr, k, where), source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
+        why = check_codec_use(entry.name, *name_and_config(params["codec"]))
+        if why:
+            raise CompileError(why, value_span("codec"), source=source)
     for key, registry in _PROCESSORS.items():
         expr = given[key].value if key in given else None
         for i, item in enumerate(params.get(key) or ()):

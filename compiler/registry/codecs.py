@@ -7,6 +7,8 @@ factories, see tests/test_registry.py) and declare the config keys they honour.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .common import Entry, Key, Registry
 
 RT = "runtime_support.codecs."
@@ -44,6 +46,21 @@ _SUPPORTED = (
         factory=IMPL + "influx.BinfluxCodec",
         doc="Tremor's binary influx (big-endian, u16-length-prefixed strings) ⇄ "
         "{measurement, tags, fields, timestamp}",
+    ),
+    Entry(
+        name="confluent-schema-registry",
+        keys=(
+            Key(
+                name="url",
+                type="string",
+                required=True,
+                doc="the schema registry's root, `http(s)://host[:port][/path]`",
+            ),
+        ),
+        factory=IMPL + "confluent.ConfluentCodec",
+        doc="Confluent wire format (magic 0, schema id, Avro datum) ⇄ value, schemas from the "
+        "registry: by id to decode, the latest of `<topic>-value` to encode; only at "
+        "`kafka_consumer` / `kafka_producer`",
     ),
     Entry(
         name="csv",
@@ -105,11 +122,6 @@ _SUPPORTED = (
 )
 
 _UNSUPPORTED = {
-    "confluent-schema-registry": (
-        "it needs a Confluent schema registry at run time, and the one the tests could start "
-        "(karapace) needs a Kafka broker for its storage; use `avro` with the schema in the "
-        "config"
-    ),
     "tremor": (
         "Tremor's internal format between Tremor nodes; no Tremor node reads or writes a Spark "
         "job's data"
@@ -120,3 +132,26 @@ CODECS = Registry(
     "codec",
     _SUPPORTED + tuple(Entry(name=n, supported=False, reason=r) for n, r in _UNSUPPORTED.items()),
 )
+
+#: The connectors the ``confluent-schema-registry`` codec runs at (it encodes for a topic).
+CONFLUENT_KINDS = ("kafka_consumer", "kafka_producer")
+
+
+def check_codec_use(kind: str, name: str, config: Any) -> str | None:
+    """Why codec ``name`` with ``config`` can not run at a ``kind`` connector (None: it can)."""
+    if name != "confluent-schema-registry":
+        return None
+    if kind not in CONFLUENT_KINDS:
+        return (
+            f"The codec `{name}` runs only at `kafka_consumer` and `kafka_producer` (it encodes "
+            f"with the schema of the topic's subject `<topic>-value`), not at `{kind}`; use "
+            "`avro` with the schema in its config"
+        )
+    from runtime_support.codec_impls.common import CodecError
+    from runtime_support.codec_impls.confluent import check_url
+
+    try:
+        check_url(config)
+    except CodecError as err:
+        return f"Invalid config of codec `{name}`: {err}"
+    return None

@@ -145,6 +145,15 @@ S3_SINK_PATH = (
     "tremorc only: the key prefix (folder) of the part files; Tremor names each object by the "
     "event's `$s3_streamer.name`, which tremorc does not read"
 )
+GCS_BUCKET = "the bucket (Tremor's `$gcs_streamer.bucket` is not read)"
+GCS_SINK_PATH = (
+    "tremorc only: the object name prefix (folder) of the part files; Tremor names each object "
+    "by the event's `$gcs_streamer.name`, which tremorc does not read"
+)
+GCS_TOKEN = (
+    '`{"file": key.json}` (a service account key) or `"env"` (application default '
+    'credentials); none: unauthenticated (an emulator); `{"json": …}` is rejected'
+)
 S3 = (
     Entry(
         name="s3_reader",
@@ -184,6 +193,39 @@ S3 = (
         ports=("in",),
         doc="sink: Spark's text writer on s3a, part files (stream: one folder per micro-batch, "
         "exactly once)",
+    ),
+    Entry(
+        name="gcs_streamer",
+        keys=(
+            Key(name="bucket", type="string", required=True, doc=GCS_BUCKET),
+            Key(name="path", type="string", default="", doc=GCS_SINK_PATH),
+            Key(
+                name="url",
+                type="string",
+                default="https://storage.googleapis.com/upload/storage/v1/",
+                doc="the upload endpoint; its root is `fs.gs.storage.root.url`",
+            ),
+            Key(name="token", type="string|record", doc=GCS_TOKEN),
+            Key(
+                name="mode",
+                type="string",
+                default="yolo",
+                choices=("yolo", "consistent"),
+                doc="either: Spark's writer reports a failed write by failing the job",
+            ),
+            Key(name="connect_timeout", type="unsigned", doc="ns; `fs.gs.http.connect-timeout`"),
+            Key(name="buffer_size", type="unsigned", doc="`fs.gs.outputstream.upload.chunk.size`"),
+            Key(name="max_retries", type="unsigned", doc="`fs.gs.http.max.retry`"),
+            Key(
+                name="backoff_base_time",
+                type="unsigned",
+                doc="accepted; the gcs-connector's client has its own backoff",
+            ),
+        ),
+        factory=RT + "gcs.GcsStreamer",
+        ports=("in",),
+        doc="sink: Spark's text writer on Hadoop's `gs` (gcs-connector), part files (stream: "
+        "one folder per micro-batch, exactly once)",
     ),
     Entry(
         name="kafka_consumer",
@@ -299,7 +341,6 @@ _UNSUPPORTED = {
     ),
     "gbq_writer": _CLOUD_ONLY.format("Google BigQuery's Storage Write API"),
     "gcl_writer": _CLOUD_ONLY.format("Google Cloud Logging"),
-    "gcs_streamer": _LATER + ": Hadoop's `gs` filesystem (as `s3_streamer` on `s3a`) is not built",
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "gpubsub_producer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "kv": "an embedded key-value store with command events",
@@ -344,6 +385,7 @@ SINK_FACTORIES = {
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.JdbcSink",
     "s3_streamer": RT + "s3.S3Streamer",
+    "gcs_streamer": RT + "gcs.GcsStreamer",
     "stdio": RT + "stdio.StdioSink",
     **NET_SINK_FACTORIES,
 }

@@ -74,7 +74,7 @@ def check_jdbc(
             )
 
 
-S3_KINDS = ("s3_reader", "s3_streamer")
+S3_KINDS = ("s3_reader", "s3_streamer", "gcs_streamer")
 AUTH_KEYS = ("access_key_id", "secret_access_key", "session_token")
 
 
@@ -97,15 +97,29 @@ def check_s3(
                 "optionally `session_token`"
             )
             raise CompileError(message, key_span("auth"), source=source)
-    if kind == "s3_streamer":
+    if kind == "gcs_streamer" and not _gcs_token(config.get("token")):
+        message = (
+            '`token` must be `{"file": "<service account key file>"}` or `"env"`: an inline '
+            '`{"json": …}` key would be written into the generated job'
+        )
+        raise CompileError(message, key_span("token"), source=source)
+    if kind in ("s3_streamer", "gcs_streamer"):
         posts = params.get("postprocessors") or ()
         names = [p.get("name") if isinstance(p, dict) else p for p in posts]
         if "separate" not in names or set(names) - {"separate", "remove-empty"}:
+            article = "An" if kind == "s3_streamer" else "A"
             message = (
-                "An `s3_streamer` writes part files of lines with Spark's text writer: its "
+                f"{article} `{kind}` writes part files of lines with Spark's text writer: its "
                 'postprocessors are `["separate"]` (and `remove-empty`), nothing else'
             )
             where = (
                 with_span("postprocessors") if "postprocessors" in params else key_span("bucket")
             )
             raise CompileError(message, where, source=source)
+
+
+def _gcs_token(token: Any) -> bool:
+    """A ``gcs_streamer`` token tremorc honours: none, ``"env"`` or ``{"file": str}``."""
+    if token is None or token == "env":
+        return True
+    return isinstance(token, dict) and set(token) == {"file"} and isinstance(token["file"], str)

@@ -10,6 +10,7 @@ exact bytes (:func:`common.raw`). Malformed input and unencodable values raise
 from __future__ import annotations
 
 from .avro_codec import AvroCodec
+from .confluent import ConfluentCodec
 from .csv_codec import CsvCodec
 from .dogstatsd import DogStatsDCodec
 from .graphite import GraphiteCodec
@@ -22,6 +23,7 @@ from .yaml_codec import YamlCodec
 __all__ = [
     "AvroCodec",
     "BinfluxCodec",
+    "ConfluentCodec",
     "CsvCodec",
     "DogStatsDCodec",
     "GraphiteCodec",

@@ -13,6 +13,8 @@ from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check
 from .crononome import CrononomeSource
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
+from .gcs import GcsStreamer
+from .gcs import spark_conf as _gcs_conf
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
 from .kafka import KafkaSink, KafkaSource
@@ -57,6 +59,7 @@ SINKS: dict[str, type] = {
     "clickhouse": JdbcSink,
     "exit": ExitSink,
     "file": FileSink,
+    "gcs_streamer": GcsStreamer,
     "kafka_producer": KafkaSink,
     "null": NullConnector,
     "postgres": JdbcSink,
@@ -113,8 +116,8 @@ def jar_conf(specs: tuple[ConnectorSpec, ...]) -> dict[str, str]:
     ``spark.jars.packages`` (Spark's connectors, JDBC drivers, s3a; sorted, unique) and
     ``spark.jars`` / ``spark.jars.excludes`` where a connector needs them."""
     conf = _jdbc_conf({spec.kind for spec in specs})
-    for key, value in _s3_conf(specs).items():
-        joined = key in ("spark.jars.packages", "spark.jars.excludes") and key in conf
+    for key, value in {**_s3_conf(specs), **_gcs_conf(specs)}.items():
+        joined = key in ("spark.jars.packages", "spark.jars.excludes", "spark.jars") and key in conf
         conf[key] = f"{conf[key]},{value}" if joined else value
     listed = conf.pop("spark.jars.packages", "").split(",") + _class_packages(specs)
     packages = sorted({p for p in listed if p})

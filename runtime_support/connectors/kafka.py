@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..codec_impls.confluent import for_topic
 from ..codecs import Codec, Framing, codec_from, framing_from
 from ..event_meta import encode_meta
 from ..input_lines import SOURCE_ERROR
@@ -245,7 +246,7 @@ class KafkaSink:
         self.topic = str(config["topic"])
         key = config.get("key")
         self.key = None if key is None else str(key).encode("utf-8")
-        self.codec = codec_from(spec.params.get("codec"))
+        self.codec = for_topic(codec_from(spec.params.get("codec")), self.topic)
         self.framing = framing_from(spec.params.get("postprocessors"))
 
     def messages(self, frame: Any) -> Any:

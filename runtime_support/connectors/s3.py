@@ -112,9 +112,9 @@ class S3Streamer:
 
     stops = False
 
-    def __init__(self, spec: ConnectorSpec) -> None:
+    def __init__(self, spec: ConnectorSpec, scheme: str = "s3a") -> None:
         config = spec.config
-        self.target = f"s3a://{config.get('bucket')}/{str(config.get('path', '')).strip('/')}"
+        self.target = f"{scheme}://{config.get('bucket')}/{str(config.get('path', '')).strip('/')}"
         self.file = FileSink(_with_path(spec, self.target, "truncate"))
         self.codec = codec_from(spec.params.get("codec"))
         self.separator = framing_from(spec.params.get("postprocessors")).separator
