@@ -18,7 +18,13 @@ venv=$home/karapace-venv
 mkdir -p "$home"
 if [ ! -e "$src/karapace/__main__.py" ] || [ ! -e "$home/karapace-go/go/protopace/main.go" ]; then
     git=$home/karapace.git
-    [ -d "$git" ] || git clone --quiet --bare "${KARAPACE_GIT:-https://github.com/Aiven-Open/karapace.git}" "$git"
+    if [ ! -d "$git" ] && ! git clone --quiet --bare \
+        "${KARAPACE_GIT:-https://github.com/Aiven-Open/karapace.git}" "$git"; then
+        rm -rf "$git"
+        echo "schema_registry.sh: skipped, karapace's source is not reachable (set KARAPACE_GIT);" \
+            "the confluent-schema-registry server tests skip"
+        exit 0
+    fi
     mkdir -p "$home/karapace-src" "$home/karapace-go"
     git --git-dir="$git" archive "$commit" src | tar -x -C "$home/karapace-src"
     git --git-dir="$git" archive "$commit" go requirements | tar -x -C "$home/karapace-go"
