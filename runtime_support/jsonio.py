@@ -37,7 +37,7 @@ MAX_DEPTH = 254
 I64_MIN, U64_MAX = -(2**63), 2**64 - 1
 # An integer of 19 or more digits may be out of range (seen as a run of 19 zeros once every digit
 # is a zero: cheaper than a regex); the exact check tokenizes, strings skipped.
-_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_SCREEN = bytes.maketrans(b"123456789{", b"000000000[")
 _RUN = b"0" * 19
 _INTEGERS = {
     str: re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
@@ -73,21 +73,19 @@ def decode_json(text: str | bytes) -> Any:
         if "depth limit" in str(err):
             raise ValueError(_too_deep()) from None
         raise
-    if len(text) > 18 and _RUN in _utf8(text).translate(_ZEROS):
-        _check_integers(text)
-    if len(text) > 2 * MAX_DEPTH and _openers(text) > MAX_DEPTH:
-        _check_depth(text)
+    if len(text) > 18:
+        # One pass of cheap screens: digits to 0 (a run of 19 may be out of range) and `{` to
+        # `[` (more openers than the limit may nest too deep); the exact checks run rarely.
+        screened = _utf8(text).translate(_SCREEN)
+        if _RUN in screened:
+            _check_integers(text)
+        if len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
+            _check_depth(text)
     return value
 
 
 def _utf8(text: str | bytes) -> bytes:
     return text.encode() if isinstance(text, str) else text
-
-
-def _openers(text: str | bytes) -> int:
-    if isinstance(text, str):
-        return text.count("[") + text.count("{")
-    return text.count(b"[") + text.count(b"{")
 
 
 def _too_deep() -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate, chain
 from typing import Any
 
 from .event_meta import decode_meta
@@ -117,9 +118,17 @@ class _Runner:
     def take(self) -> Any:
         import pyarrow as pa
 
-        batch = pa.RecordBatch.from_pydict(self.rows, schema=_arrow_schema())
+        rows, schema = self.rows, _arrow_schema()
+        columns = [
+            (
+                _path_array(rows[name])
+                if name == "path"
+                else pa.array(rows[name], schema.field(name).type)
+            )
+            for name in _COLUMNS
+        ]
         self.rows = {c: [] for c in _COLUMNS}
-        return batch
+        return pa.RecordBatch.from_arrays(columns, schema=schema)
 
     # Input ------------------------------------------------------------------------------------
 
@@ -276,6 +285,16 @@ def _encoded(value: Any) -> str:
         return encode_json(
             {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
         )
+
+
+def _path_array(paths: list[list[int]]) -> Any:
+    """The ``path`` column built from its flat values and offsets (pyarrow converts a list of
+    Python lists element by element, about twenty times slower)."""
+    import pyarrow as pa
+
+    offsets = list(accumulate(map(len, paths), initial=0))
+    flat = list(chain.from_iterable(paths))
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(flat, pa.int64()))
 
 
 def _arrow_schema():
