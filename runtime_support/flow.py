@@ -89,7 +89,7 @@ def _ports(flow: FlowSpec) -> set[tuple[int, str]]:
 def _union(frames: list[Any]) -> Any:
     result = frames[0]
     for frame in frames[1:]:
-        result = result.unionByName(frame)
+        result = result.unionByName(frame, allowMissingColumns=True)
     return result
 
 

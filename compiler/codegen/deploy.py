@@ -33,6 +33,10 @@ RUN_DOC = (
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
+#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``): their outputs
+#: carry it (``GraphSpec.meta_outputs``).
+META_SINKS = frozenset({"elastic", "kafka_producer"})
+
 
 @dataclass
 class _Job:
@@ -46,6 +50,7 @@ class _Job:
     connectors: list[str] = field(default_factory=list)
     inputs: list[tuple[int, str, str]] = field(default_factory=list)
     outputs: list[tuple[str, int, str]] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # each connector's kind, by index
     emitter: Emitter = field(default_factory=Emitter)
     described: list[str] = field(default_factory=list)  # connector summaries, by index
     writes: list[str] = field(default_factory=list)  # how each connector writes, by index
@@ -74,6 +79,7 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
         job.connectors.append(text)
         job.described.append(_describe(f"{flow.alias}::{alias}", inst.kind, inst.params))
         job.writes.append(_sink_way(inst.kind, inst.params))
+        job.kinds.append(inst.kind)
     return job.connectors.index(text)
 
 
@@ -146,7 +152,10 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     streams = tuple(s for _, _, s in job.inputs)
     ports = tuple(n for n, _, _ in job.outputs)
     nodes = tuple(job.nodes)
-    graph = graph_expr(inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links))
+    meta = tuple(n for n, c, _ in job.outputs if job.kinds[c] in META_SINKS)
+    graph = graph_expr(
+        inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links), meta_ports=meta
+    )
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
         f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r})"

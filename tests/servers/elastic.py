@@ -1,5 +1,6 @@
-"""A real Elasticsearch for tests: single node (the OSS integ-test build: no security), on 127.0.0.1 at a free port, a
-256 MB heap, its config and data in a temporary folder, stopped by its PID.
+"""A real Elasticsearch for tests: single node (the OSS integ-test build: no security), on
+127.0.0.1 at a free port, a 256 MB heap, its config and data in a temporary folder, stopped by
+its PID.
 
 The server is the integ-test-zip distribution ``.ci/install.d/elastic.sh`` unzips (Java only, no
 bundled JDK). Elasticsearch refuses to run as root: as root it runs as ``nobody`` (its folders
