@@ -144,3 +144,139 @@ def test_batched_events_with_metadata(spark, tmp_path: Path, elastic: Any) -> No
     assert elastic.documents("other") == {"doc-2": {"n": 2, "idx": "other"}}
     routed = elastic.get("/fallback/_doc/doc-3", routing="r1")
     assert routed["found"] is True and routed["_routing"] == "r1"
+
+
+RESPONSES = """
+define flow main
+flow
+  define pipeline main
+  pipeline
+  define
+    script process_batch_item
+    script
+      let $elastic = {
+        "_index": "my_little_index",
+        "action": event.action,
+      };
+      let $correlation = event.snot;
+      match event of
+        case %{present doc_id} => let $elastic["_id"] = event.doc_id
+        case _ => null
+      end;
+      event
+    end;
+    create script process_batch_item;
+    define operator batch from generic::batch with
+      count = 6
+    end;
+    create operator batch;
+    select event from in into process_batch_item;
+    select event from process_batch_item into batch;
+    select event from batch into out;
+    select event from process_batch_item/err into err;
+  end;
+
+  define pipeline response_handling
+  into out, exit, err
+  pipeline
+    select {
+      "action": $elastic.action,
+      "success": $elastic.success,
+      "payload": event.payload,
+      "index": $elastic["_index"],
+      "correlation": $correlation
+    }
+    from in where $elastic.success == true into out;
+
+    select {
+      "action": $elastic.action,
+      "payload": event.payload,
+      "success": $elastic.success,
+      "index": $elastic["_index"],
+      "correlation": $correlation
+    }
+    from in where $elastic.success == false into err;
+
+    select "exit" from in where match event.payload of case %{ present exit } => true
+      case _ => false end into exit;
+  end;
+
+  define connector elastic from elastic
+  with
+    config = {"nodes": [@URL@], "concurrency": 10, "include_payload_in_response": true}
+  end;
+  define connector input from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;
+  define connector errfile from file
+  with codec = "json", postprocessors = ["separate"],
+    config = {"path": @ERR@, "mode": "truncate", "single_file": true}
+  end;
+  define connector okfile from file
+  with codec = "json", postprocessors = ["separate"],
+    config = {"path": @OK@, "mode": "truncate", "single_file": true}
+  end;
+  define connector exit from exit;
+  create connector input; create connector errfile; create connector okfile;
+  create connector exit; create connector elastic;
+  create pipeline main;
+  create pipeline response_handling;
+
+  connect /connector/input/out to /pipeline/main/in;
+  connect /pipeline/main/out to /connector/elastic/in;
+  connect /connector/elastic/out to /pipeline/response_handling/in;
+  connect /pipeline/response_handling/out to /connector/okfile/in;
+  connect /pipeline/response_handling/exit to /connector/exit/in;
+  connect /connector/elastic/err to /pipeline/response_handling/in;
+  connect /pipeline/response_handling/err to /connector/errfile/in;
+end;
+
+deploy flow main;
+"""
+
+TREMOR_IN = """\
+{"snot": "badger", "action": null}
+{"snot": "racoon", "tremor": [true, true, true, false], "action": null}
+{"snot": "tons", "tremor": 12, "cause": "different type", "action": null}
+{"snot": "badger", "action": "delete", "doc_id": "badger"}
+{"snot": "badger", "action": "index", "doc_id": "badger"}
+{"snot": "badger", "action": "update", "doc_id": "badger", "exit": true}
+"""
+
+
+def _lines(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
+@pytest.mark.spark
+def test_responses_feed_a_pipeline(spark, tmp_path: Path, elastic: Any) -> None:
+    """tremor-cli/tests/integration/elastic: one batch of six events, one bulk request; the
+    bulk items come back on `out` (success) and `err` (the mapping conflict of "tons")."""
+    elastic.delete("my_little_index")
+    (tmp_path / "in.json").write_text(TREMOR_IN)
+    ok, err = tmp_path / "ok.log", tmp_path / "err.log"
+    module = build(RESPONSES, IN=tmp_path / "in.json", URL=elastic.url, OK=ok, ERR=err)
+    run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
+
+    def item(action: str, snot: str, payload: dict, success: bool = True) -> dict:
+        return {
+            "action": action,
+            "correlation": snot,
+            "index": "my_little_index",
+            "payload": payload,
+            "success": success,
+        }
+
+    assert _lines(ok) == [
+        item("index", "badger", {"action": None, "snot": "badger"}),
+        item("index", "racoon", {"action": None, "snot": "racoon", "tremor": [True] * 3 + [False]}),
+        item("delete", "badger", {"action": "delete", "doc_id": "badger", "snot": "badger"}),
+        item("index", "badger", {"action": "index", "doc_id": "badger", "snot": "badger"}),
+        item(
+            "update",
+            "badger",
+            {"action": "update", "doc_id": "badger", "exit": True, "snot": "badger"},
+        ),
+    ]
+    tons = {"action": None, "cause": "different type", "snot": "tons", "tremor": 12}
+    assert _lines(err) == [item("index", "tons", tons, success=False)]

@@ -104,6 +104,8 @@ def _sink_way(kind: str, params: dict) -> str:
         return "on the driver, every event in the whole emission order (small outputs)"
     if kind == "exit":
         return "its first event stops the run: every sink gets only the events before it"
+    if kind == "elastic":
+        return "bulk requests from the executors (mapInArrow); its responses feed out/err"
     return "discarded, never computed"
 
 
@@ -148,6 +150,24 @@ def _add_flow(job: _Job, flow: F.Flow) -> None:
         _connect(job, flow, conn)
 
 
+def _answered(job: _Job) -> tuple[str, ...]:
+    """The outputs fed by a responding sink's ``out``/``err`` ports (the second pass of a
+    batch run, see compiler/passes/response_ports.py), in output order."""
+    from ..passes.response_ports import RESPONDERS
+
+    starts = [s for c, _, s in job.inputs if job.kinds[c] in RESPONDERS]
+    nexts: dict[str, list[str]] = {}
+    for (src, _), (dst, _) in job.links:
+        nexts.setdefault(src, []).append(dst)
+    seen: set[str] = set()
+    while starts:
+        node = starts.pop()
+        if node not in seen:
+            seen.add(node)
+            starts.extend(nexts.get(node, ()))
+    return tuple(n for n, _, _ in job.outputs if output_node(n) in seen)
+
+
 def _render(job: _Job, source: Source, job_name: str) -> str:
     streams = tuple(s for _, _, s in job.inputs)
     ports = tuple(n for n, _, _ in job.outputs)
@@ -156,9 +176,12 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     graph = graph_expr(
         inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links), meta_ports=meta
     )
+    answered = _answered(job)
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
-        f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r})"
+        f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r}"
+        + (f", answered={answered!r}" if answered else "")
+        + ")"
     )
     return render_template(
         "flow_job.py.j2",

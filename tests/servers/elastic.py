@@ -62,6 +62,12 @@ class Elastic:
 
         return requests.put(self.url + path, json=body, timeout=30).json()
 
+    def delete(self, index: str) -> None:
+        """Drop ``index`` (absent: nothing)."""
+        import requests
+
+        requests.delete(f"{self.url}/{index}", timeout=30)
+
     def refresh(self, index: str = "_all") -> None:
         self.get(f"/{index}/_refresh")
 
