@@ -55,3 +55,18 @@ def response_inputs(responses: Any, ports: list[tuple[str, str]], ctx: RunContex
             "meta",
         )
     return inputs
+
+
+def check_stream(flow: Any) -> None:
+    """A streaming flow rejects connected response ports (StreamError naming the connector):
+    one streaming query can not run a micro-batch's responses through the pipelines they feed
+    (their state is in the query's state store, and a query does not read its own output)."""
+    from .streaming import StreamError
+
+    for conn, ports in sorted(answer_ports(flow).items()):
+        spec = flow.connectors[conn]
+        raise StreamError(
+            f"the `{ports[0][0]}` port of the {spec.kind} connector `{spec.alias}` (its "
+            "responses) can not feed a pipeline in a streaming flow: run the flow in batch, or "
+            "leave its response ports unconnected (the sink then streams, at least once)"
+        )
