@@ -86,6 +86,7 @@ CONNECTOR_CONFIG = {
     "postgres": '{"url": "h", "query": "SELECT 1"}',
     "s3_reader": '{"bucket": "b"}',
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
+    "elastic": '{"nodes": ["http://127.0.0.1:9200"]}',
 }
 CONNECTOR_CONFIG.update(
     {
