@@ -78,6 +78,9 @@ def elastic() -> Iterator[Any]:
 
 @pytest.mark.spark
 def test_sink_only_update_upsert(spark, tmp_path: Path, elastic: Any) -> None:
+    # Each request waits for a refresh (`"refresh": "wait_for"`): refresh every 50 ms, not 1 s.
+    elastic.delete("my_little_index")
+    elastic.put("/my_little_index", {"settings": {"index": {"refresh_interval": "50ms"}}})
     (tmp_path / "in.json").write_text("".join(f'{{"num": {n}}}\n' for n in range(1, 1025)))
     module = build(SINK_ONLY, IN=tmp_path / "in.json", URL=elastic.url)
     run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
