@@ -55,12 +55,14 @@ class FlowSpec:
     """The connectors of the deployed flows and how they meet the graph.
 
     ``sources``: ``(connector index, port, graph input stream)``; ``sinks``: ``(graph output
-    name, connector index, port)``.
+    name, connector index, port)``; ``answered``: the outputs fed by a sink's response ports
+    (written in a second pass, see :mod:`runtime_support.flow_answers`).
     """
 
     connectors: tuple[ConnectorSpec, ...]
     sources: tuple[tuple[int, str, str], ...]
     sinks: tuple[tuple[str, int, str], ...]
+    answered: tuple[str, ...] = ()
 
 
 def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
@@ -89,7 +91,7 @@ def _ports(flow: FlowSpec) -> set[tuple[int, str]]:
 def _union(frames: list[Any]) -> Any:
     result = frames[0]
     for frame in frames[1:]:
-        result = result.unionByName(frame)
+        result = result.unionByName(frame, allowMissingColumns=True)
     return result
 
 
@@ -150,7 +152,8 @@ def run_flow(
     flush_at_end: bool = True,
 ) -> int:
     """Run ``flow`` to completion; returns the exit code (0). Sinks get the events emitted
-    before the first one reaching an ``exit`` connector (``ctx.exited`` then set)."""
+    before the first one reaching an ``exit`` connector (``ctx.exited`` then set); a sink's
+    responses run a second pass (see :mod:`runtime_support.flow_answers`)."""
     inputs = _inputs(spark, flow, ctx)
     if not inputs:
         return 0
@@ -158,16 +161,39 @@ def run_flow(
     sinks = {name: pair for name, pair in built.items() if pair[0] is not None}
     with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
-        outputs = {name: frame for name, frame in outputs.items() if name in sinks}
-        stop = exit_position([f for n, f in outputs.items() if sinks[n][0].stops])
-        ctx.exited = stop is not None
-        if stop is not None:
-            outputs = {name: before(frame, stop) for name, frame in outputs.items()}
-        for name, frame in sorted(outputs.items()):
-            if hasattr(sinks[name][0], "write_frame"):
-                sinks[name][0].write_frame(frame, progress)
-        _driver_sinks(outputs, sinks, ctx, progress)
+        first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
+        answers = _write(flow, first, sinks, ctx, progress)
+        if answers and not ctx.exited:
+            outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
+            second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
+            _write(flow, second, sinks, ctx, progress)
     return 0
+
+
+def _write(
+    flow: FlowSpec, outputs: dict[str, Any], sinks: dict, ctx: RunContext, progress: Any
+) -> dict[str, Any]:
+    """Write ``outputs`` (up to the first ``exit`` event); the input streams of the response
+    ports of the sinks that answer."""
+    from .flow_answers import answer_ports, response_inputs
+
+    stop = exit_position([f for n, f in outputs.items() if sinks[n][0].stops])
+    ctx.exited = stop is not None
+    if stop is not None:
+        outputs = {name: before(frame, stop) for name, frame in outputs.items()}
+    replies = answer_ports(flow)
+    conn_of = {name: conn for name, conn, _ in flow.sinks}
+    answers: dict[str, Any] = {}
+    for name, frame in sorted(outputs.items()):
+        sink, ports = sinks[name][0], replies.get(conn_of[name])
+        if ports:
+            answers.update(response_inputs(sink.responses(frame), ports, ctx))
+            if progress.active:
+                progress.add(frame.count())
+        elif hasattr(sink, "write_frame"):
+            sink.write_frame(frame, progress)
+    _driver_sinks(outputs, sinks, ctx, progress)
+    return answers
 
 
 def flow_conf(args: argparse.Namespace, flow: FlowSpec) -> dict[str, str]:

@@ -110,6 +110,18 @@ class GraphSpec:
     nodes: tuple[NodeSpec, ...]
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...]
     output_ports: dict[str, str] = field(default_factory=dict)
+    meta_outputs: tuple[str, ...] = ()  # output names whose sinks read ``$`` (see MetaValue)
+
+
+class MetaValue(tuple):
+    """A value emitted on a ``meta_outputs`` port with its metadata: ``(value, meta, batch)``;
+    ``batch`` is ``(index, size)`` for one of the events of a ``generic::batch`` event (its
+    values are emitted one by one, consecutively), else None."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: Any, meta: Any, batch: tuple[int, int] | None) -> MetaValue:
+        return super().__new__(cls, (value, meta, batch))
 
 
 class Passthrough:
@@ -147,6 +159,7 @@ class Graph:
         self.output_set = set(spec.outputs)
         self.output_names = {name: spec.output_ports.get(name, name) for name in spec.outputs}
         self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
+        self.meta_outputs = frozenset(spec.meta_outputs)
         self.order = _topological(spec)
         self.tick_order = [
             name
@@ -214,12 +227,12 @@ class Graph:
                 outputs = op.process(port, event)
             for _, produced in outputs:
                 if isinstance(produced, Failure):
-                    return _unpacked(returns) + self._failed(node, produced)
+                    return _unpacked(returns, self.meta_outputs) + self._failed(node, produced)
             for out_port, produced in outputs:
                 for dst_node, dst_port in hops.get((node, out_port), ()):
                     stack.append((dst_node, dst_port, produced))
         returns.reverse()
-        return _unpacked(returns)
+        return _unpacked(returns, self.meta_outputs)
 
     def _failed(self, node: str, error: Event) -> list[tuple[Any, Any]]:
         """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
@@ -230,18 +243,31 @@ class Graph:
         return out
 
 
-def _unpacked(returns: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Any]]:
+def _unpacked(returns: Iterable[tuple[Any, Event]], meta: frozenset) -> list[tuple[Any, Any]]:
     """Collected ``(output name, event)`` as ``(output name, value)`` (a batch event gives
-    each of its values); an exit keeps its whole :class:`Event`."""
-    unpacked: list[tuple[Any, Any]] = []
+    each of its values; on a ``meta`` output each a :class:`MetaValue`); an exit keeps its
+    whole :class:`Event`."""
+    out: list[tuple[Any, Any]] = []
     for name, event in returns:
         if type(name) is tuple:
-            unpacked.append((name, event))
+            out.append((name, event))
+        elif name in meta:
+            out.extend((name, item) for item in _with_meta(event))
         elif event.is_batch:
-            unpacked.extend((name, value) for value in event.values())
+            out.extend((name, value) for value in event.values())
         else:
-            unpacked.append((name, event.value))
-    return unpacked
+            out.append((name, event.value))
+    return out
+
+
+def _with_meta(event: Event) -> list[MetaValue]:
+    if not event.is_batch:
+        return [MetaValue(event.value, event.meta, None)]
+    size = len(event.value)
+    return [
+        MetaValue(item["data"]["value"], item["data"].get("meta"), (index, size))
+        for index, item in enumerate(event.value)
+    ]
 
 
 def _without_passthroughs(

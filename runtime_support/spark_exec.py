@@ -48,20 +48,27 @@ def ordered_union(outputs: dict[str, Any]):
     frames = list(outputs.values())
     result = frames[0]
     for frame in frames[1:]:
-        result = result.unionByName(frame)
+        result = result.unionByName(frame, allowMissingColumns=True)
     return result.orderBy("seq", "sub")
 
 
 def port_output(stage: Any, port: str):
-    """The job outputs a stage's rows hold for ``port``: ``value, seq, sub``."""
+    """The job outputs a stage's rows hold for ``port``: ``value, seq, sub, meta`` (``meta``:
+    null unless the port's sink reads ``$``, see ``stages._meta_bytes``)."""
     from pyspark.sql import functions as F
 
     rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
-    return rows.select("value", "seq", F.col("path").alias("sub"))
+    return rows.select("value", "seq", F.col("path").alias("sub"), _meta())
+
+
+def _meta():
+    from pyspark.sql import functions as F
+
+    return F.col("event").cast("string").alias("meta")
 
 
 def stream_outputs(ports: dict[str, list[Any]]) -> tuple[Any, list[str]]:
-    """A streaming job's outputs: one DataFrame ``value, seq, sub, port`` reading each stage
+    """A streaming job's outputs: one DataFrame ``value, seq, sub, port, meta`` reading each stage
     once (a stage read twice would be two stateful operators), and every port's name."""
     from pyspark.sql import functions as F
 
@@ -73,7 +80,7 @@ def stream_outputs(ports: dict[str, list[Any]]) -> tuple[Any, list[str]]:
     names = sorted(ports)
     outs = [
         stage.filter((F.col("stage") == -1) & F.col("target").isin(names)).select(
-            "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port")
+            "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port"), _meta()
         )
         for stage in stages
     ]

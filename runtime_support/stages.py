@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from itertools import accumulate, chain
 from typing import Any
 
-from .event_meta import decode_meta
-from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec
+from .event_meta import decode_meta, encode_meta
+from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
 
@@ -174,7 +174,7 @@ class _Runner:
             self.seen = True
             node, _, port = target.partition("\0")
             if not node:
-                self._output(seq, path, port, value)
+                self._output(seq, path, port, value, payload)
                 continue
             kind, event, group = _unpickled(payload)
             self._route(seq, path, self._run(node, port, event, kind, group, (seq, *path)))
@@ -218,6 +218,9 @@ class _Runner:
         """Each output, numbered in emission order: a job output, or rows for another stage."""
         for index, (name, item) in enumerate(outputs):
             at = [*path, index]
+            if isinstance(item, MetaValue):
+                self._output(seq, at, name, _encoded(item[0]), _meta_bytes(item))
+                continue
             if not isinstance(name, tuple):
                 self._output(seq, at, name, _encoded(item))
                 continue
@@ -235,12 +238,15 @@ class _Runner:
                 payload = _pickled("event", item, group)
                 self._row(seq, [*at, group_index], stage, target, key, payload, None)
 
-    def _output(self, seq: int, path: list[int], port: str, value: str) -> None:
+    def _output(
+        self, seq: int, path: list[int], port: str, value: str, meta: bytes | None = None
+    ) -> None:
+        """A job output; ``meta`` (in ``event``) only on a port whose sink reads ``$``."""
         carry = self.stage.carry
         if carry is None:
-            self._row(seq, path, -1, port, None, None, value)
+            self._row(seq, path, -1, port, None, meta, value)
         else:
-            self._row(seq, path, carry, "\0" + port, str(seq), None, value)
+            self._row(seq, path, carry, "\0" + port, str(seq), meta, value)
 
     def _row(
         self,
@@ -274,6 +280,18 @@ def _unpickled(payload: bytes) -> tuple[str, Event, Any]:
     kind, value, meta, ingest_ns, origin, is_batch, group = pickle.loads(payload)
     cls = Failure if kind == "failure" else Event
     return kind, cls(value, meta, ingest_ns, origin, is_batch), group
+
+
+def _meta_bytes(item: MetaValue) -> bytes:
+    """The ``meta`` column of an output whose sink reads ``$``: JSON ``{"$": record, "batch":
+    null | [index, size]}`` (see :class:`runtime_support.graph.MetaValue`)."""
+    _value, meta, batch = item
+    record = meta if isinstance(meta, dict) else {}
+    try:
+        text = encode_meta({"$": record, "batch": None if batch is None else list(batch)})
+    except Exception:  # noqa: BLE001 - metadata that is no JSON: the sink sees none
+        text = encode_meta({"$": {}, "batch": None if batch is None else list(batch)})
+    return text.encode("utf-8")
 
 
 def _encoded(value: Any) -> str:

@@ -55,6 +55,7 @@ from .connectors.metronome import MetronomeSource
 from .connectors.simple import ExitSink, NullConnector
 from .connectors.stdio import StdioSink
 from .flow import FlowSpec, before, exit_position, flow_conf
+from .flow_answers import check_stream
 from .jsonio import decode_json
 from .origin import encode_origin, hostname
 from .stream_state import Numberer, StreamSettings
@@ -113,6 +114,7 @@ def check_flow(flow: FlowSpec, args: argparse.Namespace) -> None:
             "--flush ends the input, and a metronome never ends: end the flow with an exit "
             "connector (or run without --flush)"
         )
+    check_stream(flow)  # connected response ports (runtime_support/flow_answers.py)
     if not any(streams(source) and not isinstance(source, NullConnector) for source, _ in built):
         raise StreamError("nothing to stream: the flow has no source that produces events")
     for _name, conn, _port in flow.sinks:

@@ -87,6 +87,7 @@ CONNECTOR_CONFIG = {
     "s3_reader": '{"bucket": "b"}',
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
     "gcs_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
+    "elastic": '{"nodes": ["http://127.0.0.1:9200"]}',
 }
 CONNECTOR_CONFIG.update(
     {

@@ -33,6 +33,10 @@ RUN_DOC = (
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
+#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``): their outputs
+#: carry it (``GraphSpec.meta_outputs``).
+META_SINKS = frozenset({"elastic", "kafka_producer"})
+
 
 @dataclass
 class _Job:
@@ -46,6 +50,7 @@ class _Job:
     connectors: list[str] = field(default_factory=list)
     inputs: list[tuple[int, str, str]] = field(default_factory=list)
     outputs: list[tuple[str, int, str]] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # each connector's kind, by index
     emitter: Emitter = field(default_factory=Emitter)
     described: list[str] = field(default_factory=list)  # connector summaries, by index
     writes: list[str] = field(default_factory=list)  # how each connector writes, by index
@@ -74,6 +79,7 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
         job.connectors.append(text)
         job.described.append(_describe(f"{flow.alias}::{alias}", inst.kind, inst.params))
         job.writes.append(_sink_way(inst.kind, inst.params))
+        job.kinds.append(inst.kind)
     return job.connectors.index(text)
 
 
@@ -98,6 +104,8 @@ def _sink_way(kind: str, params: dict) -> str:
         return "on the driver, every event in the whole emission order (small outputs)"
     if kind == "exit":
         return "its first event stops the run: every sink gets only the events before it"
+    if kind == "elastic":
+        return "bulk requests from the executors (mapInArrow); its responses feed out/err"
     return "discarded, never computed"
 
 
@@ -142,14 +150,38 @@ def _add_flow(job: _Job, flow: F.Flow) -> None:
         _connect(job, flow, conn)
 
 
+def _answered(job: _Job) -> tuple[str, ...]:
+    """The outputs fed by a responding sink's ``out``/``err`` ports (the second pass of a
+    batch run, see compiler/passes/response_ports.py), in output order."""
+    from ..passes.response_ports import RESPONDERS
+
+    starts = [s for c, _, s in job.inputs if job.kinds[c] in RESPONDERS]
+    nexts: dict[str, list[str]] = {}
+    for (src, _), (dst, _) in job.links:
+        nexts.setdefault(src, []).append(dst)
+    seen: set[str] = set()
+    while starts:
+        node = starts.pop()
+        if node not in seen:
+            seen.add(node)
+            starts.extend(nexts.get(node, ()))
+    return tuple(n for n, _, _ in job.outputs if output_node(n) in seen)
+
+
 def _render(job: _Job, source: Source, job_name: str) -> str:
     streams = tuple(s for _, _, s in job.inputs)
     ports = tuple(n for n, _, _ in job.outputs)
     nodes = tuple(job.nodes)
-    graph = graph_expr(inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links))
+    meta = tuple(n for n, c, _ in job.outputs if job.kinds[c] in META_SINKS)
+    graph = graph_expr(
+        inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links), meta_ports=meta
+    )
+    answered = _answered(job)
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
-        f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r})"
+        f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r}"
+        + (f", answered={answered!r}" if answered else "")
+        + ")"
     )
     return render_template(
         "flow_job.py.j2",

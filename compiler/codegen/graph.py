@@ -36,8 +36,10 @@ def graph_expr(
     output_ports: tuple[str, ...],
     nodes: tuple[NodeCode, ...],
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
+    meta_ports: tuple[str, ...] = (),
 ) -> str:
-    """``GraphSpec(...)`` source text."""
+    """``GraphSpec(...)`` source text (``meta_ports``: outputs whose sinks read ``$``, omitted
+    when none, so other jobs' text is unchanged)."""
     node_lines = "".join(
         f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r}"
         + (f", keyer={n.keyer}" if n.keyer else "")
@@ -49,7 +51,9 @@ def graph_expr(
     mapping = {output_node(p): p for p in output_ports}
     return (
         f"GraphSpec(inputs={inputs!r}, outputs={outputs!r}, nodes=({node_lines}), "
-        f"links=({link_lines}), output_ports={mapping!r})"
+        f"links=({link_lines}), output_ports={mapping!r}"
+        + (f", meta_outputs={tuple(meta_ports)!r}" if meta_ports else "")
+        + ")"
     )
 
 

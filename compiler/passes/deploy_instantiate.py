@@ -20,6 +20,7 @@ from ..source import Source
 from .deploy_checks import FlowInstance, PipelineInstance, instantiate
 from .elaboration import Elaboration
 from .query_instantiate import DEFAULT_FROM, DEFAULT_INTO, instantiate_pipeline
+from .response_ports import check_response_ports
 
 
 def _ports(ports: tuple[str, ...], default: tuple[str, ...]) -> tuple[str, ...]:
@@ -107,9 +108,11 @@ def _flow(flow: FlowInstance, source: Source, elab: Elaboration) -> F.Flow:
         for c in flow.connectors
     )
     connections = tuple(_connection(flow, pipes, c, source) for c in flow.connects)
-    return F.Flow(
+    built = F.Flow(
         alias=flow.alias, connectors=connectors, pipelines=pipelines, connections=connections
     )
+    check_response_ports(built, source)
+    return built
 
 
 def instantiate_deploy(deploy: D.Deploy, source: Source, elab: Elaboration) -> F.Deployment:

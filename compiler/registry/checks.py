@@ -17,6 +17,7 @@ from ..source import Source, Span
 from .codecs import CODECS, check_codec_use
 from .common import Entry, Registry, check_config, item_span, name_and_config, record_key_span
 from .connectors import CONNECTORS, WITH_KEYS, check_file_sink, check_kafka
+from .elastic import check_elastic
 from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
 from .net_connectors import check_socket_options
 from .operators import OPERATORS
@@ -69,6 +70,8 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
         check_crononome(config, record_key_span(config_expr, "entries", where), source)
     if entry.name in ("kafka_consumer", "kafka_producer"):
         check_kafka(entry.name, config, lambda k: record_key_span(config_expr, k, where), source)
+    if entry.name == "elastic":
+        check_elastic(config, lambda k: record_key_span(config_expr, k, where), source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
         why = check_codec_use(entry.name, *name_and_config(params["codec"]))

@@ -20,6 +20,7 @@ from runtime_support.connectors.kafka_options import (
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
+from .elastic import ELASTIC
 from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
 from .time_connectors import TIME_ENTRIES, TIME_SOURCE_FACTORIES
 
@@ -258,6 +259,7 @@ S3 = (
     ),
     *NET_ENTRIES,
     *TIME_ENTRIES,
+    ELASTIC,
 )
 
 _SUPPORTED = (
@@ -334,11 +336,6 @@ _UNSUPPORTED = {
         "answers each event with a DNS lookup on its out port: a request/response connector, "
         "and tremorc's Spark sinks send no responses back as events"
     ),
-    "elastic": (
-        "Tremor's elastic sink is driven by `$elastic` metadata (_index, _id, action) and answers "
-        "with the bulk item results on its out/err ports; tremorc's Spark flows carry no metadata "
-        "to sinks and no responses back as events"
-    ),
     "gbq_writer": _CLOUD_ONLY.format("Google BigQuery's Storage Write API"),
     "gcl_writer": _CLOUD_ONLY.format("Google Cloud Logging"),
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
@@ -379,6 +376,7 @@ SOURCE_FACTORIES = {
 }
 SINK_FACTORIES = {
     "clickhouse": RT + "jdbc.JdbcSink",
+    "elastic": RT + "elastic.ElasticSink",
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
     "kafka_producer": RT + "kafka.KafkaSink",

@@ -11,6 +11,7 @@ from typing import Any
 
 from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
 from .crononome import CrononomeSource
+from .elastic import ElasticSink
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
 from .gcs import GcsStreamer
@@ -57,6 +58,7 @@ SOURCES: dict[str, type] = {
 }
 SINKS: dict[str, type] = {
     "clickhouse": JdbcSink,
+    "elastic": ElasticSink,
     "exit": ExitSink,
     "file": FileSink,
     "gcs_streamer": GcsStreamer,

@@ -250,13 +250,15 @@ class KafkaSink:
         self.framing = framing_from(spec.params.get("postprocessors"))
 
     def messages(self, frame: Any) -> Any:
-        """``key, value`` rows of ``frame``'s events (``value, seq, sub``), in emission order
-        in one partition."""
+        """``key, value, headers, partition`` rows of ``frame``'s events (``value, seq, sub[,
+        meta]``), in emission order in one partition; ``$kafka_producer`` sets each message's
+        key (else ``key``), headers and partition (see :func:`message_fields`)."""
         from pyspark.sql import functions as F
 
-        ordered = frame.orderBy("seq", "sub").coalesce(1).select("value")
-        encoded = ordered.mapInArrow(message_encoder(self.codec, self.framing), "value binary")
-        return encoded.select(F.lit(self.key).cast("binary").alias("key"), "value")
+        if "meta" not in frame.columns:
+            frame = frame.withColumn("meta", F.lit(None).cast("string"))
+        ordered = frame.orderBy("seq", "sub").coalesce(1).select("value", "meta")
+        return ordered.mapInArrow(message_encoder(self.codec, self.framing, self.key), MESSAGES)
 
     def _save(self, frame: Any) -> None:
         writer = (
@@ -280,26 +282,83 @@ class KafkaSink:
         self._save(frame.select("value", "seq", "sub"))
 
 
-def message_encoder(codec: Codec, framing: Framing) -> Any:
-    """``mapInArrow``: JSON-text values → encoded, framed message bytes (rows the codec writes
-    nothing for are dropped; order is kept)."""
+def message_encoder(codec: Codec, framing: Framing, key: bytes | None = None) -> Any:
+    """``mapInArrow``: JSON-text values (and ``meta``) → encoded, framed messages with their
+    ``$kafka_producer`` fields (rows the codec writes nothing for are dropped; order kept)."""
 
     def run(batches: Any) -> Any:
         import pyarrow as pa
 
-        from ..processors import postprocess_stream
-
         for batch in batches:
-            values = []
-            for text in batch.column(0).to_pylist():
-                data = codec.encode(decode_json(text))
+            cols = batch.to_pydict()
+            out: dict[str, list] = {"key": [], "value": [], "headers": [], "partition": []}
+            for text, meta in zip(cols["value"], cols["meta"], strict=True):
+                data = _encoded_message(codec, framing, decode_json(text))
                 if data is None:
                     continue
-                if framing.simple:
-                    values.append(framing.frame(data))
-                else:  # one message per event: the chain runs and finishes per event
-                    raw = data.encode("utf-8", "surrogateescape") if type(data) is str else data
-                    values.append(postprocess_stream(framing.processors, [raw]))
-            yield pa.RecordBatch.from_arrays([pa.array(values, pa.binary())], ["value"])
+                fields = message_fields(meta, key)
+                for name in out:
+                    out[name].append(data if name == "value" else fields[name])
+            yield pa.RecordBatch.from_pydict(out, schema=_messages_schema())
 
     return run
+
+
+def _encoded_message(codec: Codec, framing: Framing, value: Any) -> bytes | None:
+    from ..processors import postprocess_stream
+
+    data = codec.encode(value)
+    if data is None:
+        return None
+    if framing.simple:
+        framed = framing.frame(data)
+        return framed.encode("utf-8", "surrogateescape") if type(framed) is str else framed
+    raw = data.encode("utf-8", "surrogateescape") if type(data) is str else data
+    return postprocess_stream(framing.processors, [raw])  # one message: the chain per event
+
+
+MESSAGES = "key binary, value binary, headers array<struct<key: string, value: binary>>, " + (
+    "partition int"
+)
+
+
+def _messages_schema() -> Any:
+    import pyarrow as pa
+
+    header = pa.struct([("key", pa.string()), ("value", pa.binary())])
+    return pa.schema(
+        [
+            ("key", pa.binary()),
+            ("value", pa.binary()),
+            ("headers", pa.list_(header)),
+            ("partition", pa.int32()),
+        ]
+    )
+
+
+def message_fields(meta_text: str | None, key: bytes | None) -> dict[str, Any]:
+    """Spark's Kafka sink columns of one event's ``$kafka_producer`` (Tremor's producer.rs): a
+    string or bytes ``key`` (else the config's), ``headers`` whose string or bytes values are
+    sent (others skipped), an integer ``partition``. ``timestamp`` is not honoured: Spark's
+    Kafka sink has no timestamp column (the producer stamps each message)."""
+    from ..event_meta import _untagged
+
+    envelope = decode_json(meta_text) if meta_text else {}
+    meta = _untagged(envelope.get("$")) if isinstance(envelope, dict) else None
+    kafka = meta.get("kafka_producer") if isinstance(meta, dict) else None
+    kafka = kafka if isinstance(kafka, dict) else {}
+    given = kafka.get("key")
+    if isinstance(given, str):
+        key = given.encode("utf-8")
+    elif isinstance(given, bytes):
+        key = given
+    headers = None
+    if isinstance(kafka.get("headers"), dict):
+        headers = [
+            {"key": k, "value": v.encode("utf-8") if isinstance(v, str) else v}
+            for k, v in kafka["headers"].items()
+            if isinstance(v, str | bytes)
+        ]
+    part = kafka.get("partition")
+    partition = part if type(part) is int and -(2**31) <= part < 2**31 else None
+    return {"key": key, "headers": headers, "partition": partition}

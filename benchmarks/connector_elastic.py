@@ -1,0 +1,112 @@
+"""End to end: a JSON-lines file → pipeline (``generic::batch`` of 500) → Elasticsearch, on a
+server started here (tests/servers/elastic.py), through the generated flow job. Prints events/s
+(over the job's whole wall time, Spark's start included) and the time to the first document
+(job start → the index's first document visible, polled every 0.2 s). Never a unit test; the
+same run is tests/test_elastic_bench.py (``-m long``).
+
+Usage::
+
+    python benchmarks/connector_elastic.py [--events 100000] [--batch 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.servers.elastic import Elastic, elastic_server  # noqa: E402
+
+FLOW = """define flow main
+flow
+  define connector src from file
+  with codec = "json", preprocessors = ["separate"], config = {{"path": {path}, "mode": "read"}}
+  end;
+  define connector dst from elastic with config = {{"nodes": [{url}], "index": "bench"}} end;
+  define pipeline p
+  pipeline
+    define script id script let $elastic = {{"_id": "#{{event.id}}"}}; event end;
+    create script id;
+    define operator batch from generic::batch with count = {batch}, timeout = 1000000000 end;
+    create operator batch;
+    select {{"id": event.id, "name": event.name, "score": event.score * 2}} from in into id;
+    select event from id into batch;
+    select event from batch into out;
+  end;
+  create connector src; create connector dst; create pipeline p;
+  connect /connector/src to /pipeline/p;
+  connect /pipeline/p/out to /connector/dst;
+end;
+deploy flow main;
+"""
+
+
+def make_events(path: Path, count: int) -> None:
+    with open(path, "w") as out:
+        for i in range(count):
+            out.write(json.dumps({"id": i, "name": f"user-{i % 977}", "score": i % 1000}) + "\n")
+
+
+def _count(es: Elastic) -> int:
+    try:
+        return es.count("bench")
+    except Exception:  # noqa: BLE001 - the index does not exist yet
+        return 0
+
+
+def run(es: Elastic, folder: Path, events: int, batch: int) -> dict:
+    """Build and run the flow; events/s, the first document's time and the documents."""
+    make_events(folder / "in.json", events)
+    text = FLOW.format(
+        path=json.dumps(str(folder / "in.json")), url=json.dumps(es.url), batch=batch
+    )
+    (folder / "flow.troy").write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = [sys.executable, "-m", "compiler", "build", "flow.troy", "-o", "job.py"]
+    subprocess.run(build, cwd=folder, env=env, check=True)
+    first: list[float] = []
+    done = threading.Event()
+    start = time.monotonic()
+
+    def poll() -> None:
+        while not done.is_set() and not first:
+            if _count(es) > 0:
+                first.append(time.monotonic() - start)
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=poll, daemon=True)
+    watcher.start()
+    job = subprocess.run([sys.executable, "job.py"], cwd=folder, env=env, capture_output=True)
+    wall = time.monotonic() - start
+    done.set()
+    assert job.returncode == 0, job.stderr.decode()[-3000:]
+    documents = es.count("bench")
+    return {
+        "events": events,
+        "documents": documents,
+        "seconds": round(wall, 2),
+        "events_per_s": round(events / wall),
+        "first_document_s": round(first[0], 2) if first else None,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--batch", type=int, default=500)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, elastic_server() as es:
+        print(json.dumps(run(es, Path(folder), args.events, args.batch)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Connections from a sink connector's response ports (``elastic``'s ``out``/``err``): what a
+batch job runs exactly, or a CompileError at the connect naming why not.
+
+A batch job runs the flow in two passes (runtime_support/flow_answers.py): the pipelines fed by
+the real sources, then, from the bulk responses, the pipelines fed by the response ports. That
+is Tremor's result when no pipeline downstream of a response port also gets events from a
+source (its state would be split between the passes) and none of them feeds a connector that
+answers (responses to responses would need a third pass, and a cycle no end). Pipelines are the
+unit: a pipeline is downstream when any of its ports is.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import CompileError
+from ..ir import flow as F
+from ..source import Source
+
+#: Sink kinds whose ``out``/``err`` ports carry responses (the runtime's ``responses`` sinks).
+RESPONDERS = frozenset({"elastic"})
+
+
+def _downstream(flow: F.Flow, starts: list[F.Connection]) -> set[str]:
+    """The pipelines reachable from the connections ``starts`` (through pipelines only)."""
+    seen: set[str] = set()
+    todo = [c.target.pipeline for c in starts if isinstance(c.target, F.PipelineEnd)]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for conn in flow.connections:
+            src, dst = conn.source, conn.target
+            if isinstance(src, F.PipelineEnd) and src.pipeline == name:
+                if isinstance(dst, F.PipelineEnd):
+                    todo.append(dst.pipeline)
+    return seen
+
+
+def check_response_ports(flow: F.Flow, source: Source) -> None:
+    """Raise a CompileError at the first response connect a two-pass batch job can not run
+    exactly (see the module doc)."""
+    kinds = {c.alias: c.kind for c in flow.connectors}
+
+    def answers(conn: F.Connection) -> bool:
+        end = conn.source
+        return isinstance(end, F.ConnectorEnd) and kinds.get(end.connector) in RESPONDERS
+
+    replies = [c for c in flow.connections if answers(c)]
+    if not replies:
+        return
+    fed = [c for c in flow.connections if isinstance(c.source, F.ConnectorEnd) and not answers(c)]
+    first = _downstream(flow, fed)
+    for conn in replies:
+        second = _downstream(flow, [conn])
+        both = sorted(second & first)
+        if both:
+            message = (
+                f"The pipeline `{both[0]}` gets the responses of `{conn.source.connector}` and "
+                "events of a source: tremorc runs the responses in a second pass over the "
+                "pipelines they feed, so those pipelines can not also read a source"
+            )
+            raise CompileError(message, conn.span, source=source)
+        for other in flow.connections:
+            dst, src = other.target, other.source
+            feeds = isinstance(src, F.PipelineEnd) and src.pipeline in second
+            if feeds and isinstance(dst, F.ConnectorEnd) and kinds.get(dst.connector) in RESPONDERS:
+                message = (
+                    f"The responses of `{conn.source.connector}` reach the `{kinds[dst.connector]}`"
+                    f" connector `{dst.connector}`, which answers too: tremorc runs one pass of "
+                    "responses (no responses to responses)"
+                )
+                raise CompileError(message, conn.span, source=source)
