@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.flow_timing import timed_job, write_events  # noqa: E402
 from tests.servers.elastic import Elastic, elastic_server  # noqa: E402
 
 FLOW = """define flow main
@@ -50,12 +47,6 @@ deploy flow main;
 """
 
 
-def make_events(path: Path, count: int) -> None:
-    with open(path, "w") as out:
-        for i in range(count):
-            out.write(json.dumps({"id": i, "name": f"user-{i % 977}", "score": i % 1000}) + "\n")
-
-
 def _count(es: Elastic) -> int:
     try:
         return es.count("bench")
@@ -65,37 +56,18 @@ def _count(es: Elastic) -> int:
 
 def run(es: Elastic, folder: Path, events: int, batch: int) -> dict:
     """Build and run the flow; events/s, the first document's time and the documents."""
-    make_events(folder / "in.json", events)
+    write_events(folder / "in.json", events)
     text = FLOW.format(
         path=json.dumps(str(folder / "in.json")), url=json.dumps(es.url), batch=batch
     )
-    (folder / "flow.troy").write_text(text)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    build = [sys.executable, "-m", "compiler", "build", "flow.troy", "-o", "job.py"]
-    subprocess.run(build, cwd=folder, env=env, check=True)
-    first: list[float] = []
-    done = threading.Event()
-    start = time.monotonic()
-
-    def poll() -> None:
-        while not done.is_set() and not first:
-            if _count(es) > 0:
-                first.append(time.monotonic() - start)
-            time.sleep(0.2)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    job = subprocess.run([sys.executable, "job.py"], cwd=folder, env=env, capture_output=True)
-    wall = time.monotonic() - start
-    done.set()
-    assert job.returncode == 0, job.stderr.decode()[-3000:]
-    documents = es.count("bench")
+    result = timed_job(folder, text, lambda: _count(es) > 0)
+    wall, first = result["wall_s"], result["first_s"]
     return {
         "events": events,
-        "documents": documents,
+        "documents": es.count("bench"),
         "seconds": round(wall, 2),
         "events_per_s": round(events / wall),
-        "first_document_s": round(first[0], 2) if first else None,
+        "first_document_s": round(first, 2) if first is not None else None,
     }
 
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.flow_timing import report, timed_job, verdict  # noqa: E402
+from benchmarks.flow_timing import write_events as write_file  # noqa: E402
 from tests.servers import gcs  # noqa: E402
 
 FLOW = """define flow main
@@ -48,9 +47,8 @@ def write_events(folder: Path, events: int, files: int) -> None:
     folder.mkdir(parents=True)
     per = -(-events // files)
     for index in range(files):
-        ids = range(index * per, min(events, (index + 1) * per))
-        lines = (json.dumps({"id": i, "name": f"user-{i % 977}", "score": i % 1000}) for i in ids)
-        (folder / f"{index:04d}.json").write_text("".join(line + "\n" for line in lines))
+        start = index * per
+        write_file(folder / f"{index:04d}.json", max(0, min(events, start + per) - start), start)
 
 
 def part_names(server: gcs.Gcs, prefix: str) -> list[str]:
@@ -58,48 +56,15 @@ def part_names(server: gcs.Gcs, prefix: str) -> list[str]:
     return [item["name"] for item in listing.get("items", []) if "/part-" in item["name"]]
 
 
-def timed_run(folder: Path, text: str, server: gcs.Gcs, prefix: str, args: list[str]) -> dict:
-    (folder / "flow.troy").write_text(text)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    build = [sys.executable, "-m", "compiler", "build", "flow.troy", "-o", "job.py"]
-    subprocess.run(build, cwd=folder, env=env, check=True)
-    first: list[float] = []
-    done = threading.Event()
-    start = time.monotonic()
-
-    def poll() -> None:
-        while not done.is_set():
-            if part_names(server, prefix):
-                first.append(time.monotonic() - start)
-                return
-            time.sleep(0.2)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    job = subprocess.run(
-        [sys.executable, "job.py", *args], cwd=folder, env=env, text=True, capture_output=True
-    )
-    wall = time.monotonic() - start
-    done.set()
-    watcher.join(timeout=5)
-    if job.returncode != 0:
-        raise SystemExit(f"job failed: {job.stderr[-2000:]}")
-    return {"wall_s": wall, "first_s": first[0] if first else None}
-
-
-def check(server: gcs.Gcs, prefix: str, events: int) -> str:
-    """'all N once' when every id 0..N-1 is there exactly once, else what differs."""
+def output_ids(server: gcs.Gcs, prefix: str) -> list[int]:
     objects = server.objects("bucket")
-    ids = sorted(
+    return [
         json.loads(line)["id"]
         for name, data in objects.items()
         if name.startswith(prefix) and "/part-" in name
         for line in data.decode().splitlines()
         if line
-    )
-    if ids == list(range(events)):
-        return f"all {events} once"
-    return f"MISMATCH: {len(ids)} events, {len(set(ids))} distinct"
+    ]
 
 
 def main() -> None:
@@ -123,15 +88,11 @@ def main() -> None:
             for name, path, extra in runs:
                 streamer = json.dumps({"bucket": "bucket", "path": path, "url": server.upload_url})
                 text = FLOW.format(reader=reader, streamer=streamer)
-                result = timed_run(folder, text, server, path + "/", extra)
-                verdict = check(server, path + "/", args.events)
-                first = result["first_s"]
-                shown = f"{first:.1f} s" if first is not None else "n/a"
-                print(
-                    f"gcs {name}: {args.events} events in {result['wall_s']:.1f} s = "
-                    f"{args.events / result['wall_s']:,.0f} events/s; first object after "
-                    f"{shown}; {verdict}",
-                    flush=True,
+                prefix = path + "/"
+                result = timed_job(folder, text, partial(part_names, server, prefix), extra)
+                ids = output_ids(server, prefix)
+                report(
+                    f"gcs {name}", args.events, result, "first object", verdict(ids, args.events)
                 )
 
 

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.flow_timing import report as report_run  # noqa: E402
+from benchmarks.flow_timing import timed_job, write_events  # noqa: E402
 from tests.servers import clickhouse, postgres  # noqa: E402
 
 PIPELINE = 'select {"id": event.id, "name": event.name, "score": event.score * 2} from in'
@@ -42,51 +40,14 @@ deploy flow main;
 """
 
 
-def make_events(path: Path, count: int) -> None:
-    with open(path, "w") as out:
-        for i in range(count):
-            out.write(json.dumps({"id": i, "name": f"user-{i % 977}", "score": i % 1000}) + "\n")
-
-
 def timed_run(folder: Path, text: str, count_rows: Callable[[], int], args: list[str]) -> dict:
-    """Build and run the flow; the wall time and the first row's time, from the job's start."""
-    (folder / "flow.troy").write_text(text)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    build = [sys.executable, "-m", "compiler", "build", "flow.troy", "-o", "job.py"]
-    subprocess.run(build, cwd=folder, env=env, check=True)
-    first: list[float] = []
-    start = time.monotonic()
-    done = threading.Event()
-
-    def poll() -> None:
-        while not done.is_set():
-            if count_rows() > 0:
-                first.append(time.monotonic() - start)
-                return
-            time.sleep(0.1)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    job = subprocess.run(
-        [sys.executable, "job.py", *args], cwd=folder, env=env, text=True, capture_output=True
-    )
-    wall = time.monotonic() - start
-    done.set()
-    watcher.join(timeout=5)
-    if job.returncode != 0:
-        raise SystemExit(f"job failed: {job.stderr[-2000:]}")
-    return {"wall_s": wall, "first_row_s": first[0] if first else None, "rows": count_rows()}
+    """Build and run the flow; the wall time, the first row's time, the rows at the end."""
+    result = timed_job(folder, text, lambda: count_rows() > 0, args, poll_s=0.1)
+    return {**result, "rows": count_rows()}
 
 
 def report(name: str, events: int, result: dict) -> None:
-    first = result["first_row_s"]
-    shown = f"{first:.1f} s" if first is not None else "n/a"
-    print(
-        f"{name}: {events} events in {result['wall_s']:.1f} s = "
-        f"{events / result['wall_s']:,.0f} events/s; first row after {shown}; "
-        f"rows {result['rows']}",
-        flush=True,
-    )
+    report_run(name, events, result, "first row", f"rows {result['rows']}")
 
 
 def bench_postgres(folder: Path, data: Path, events: int, stream: bool) -> None:
@@ -143,7 +104,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tremorc-bench-jdbc-") as tmp:
         folder = Path(tmp)
         data = folder / "events.json"
-        make_events(data, args.events)
+        write_events(data, args.events)
         if postgres.binary() is None:
             print(f"PostgreSQL is not installed: run {postgres.INSTALL}")
         else:

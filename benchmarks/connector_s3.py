@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.flow_timing import report, sample_event, timed_job, verdict  # noqa: E402
 from tests.servers import s3  # noqa: E402
 
 FLOW = """define flow main
@@ -51,10 +49,12 @@ def put_events(server: s3.S3Server, bucket: str, events: int, objects: int) -> N
     per = -(-events // objects)
     for index in range(objects):
         ids = range(index * per, min(events, (index + 1) * per))
-        body = "".join(
-            json.dumps({"id": i, "name": f"user-{i % 977}", "score": i % 1000}) + "\n" for i in ids
-        )
+        body = "".join(json.dumps(sample_event(i)) + "\n" for i in ids)
         client.put_object(Bucket=bucket, Key=f"in/{index:04d}.json", Body=body.encode())
+
+
+def has_parts(server: s3.S3Server, prefix: str) -> bool:
+    return any("/part-" in key for key in server.keys("bucket", prefix))
 
 
 def output_events(server: s3.S3Server, bucket: str, prefix: str) -> list[dict]:
@@ -63,49 +63,6 @@ def output_events(server: s3.S3Server, bucket: str, prefix: str) -> list[dict]:
         if key.rsplit("/", 1)[-1].startswith("part-"):
             found += [json.loads(line) for line in server.text(bucket, key).splitlines() if line]
     return found
-
-
-def timed_run(folder: Path, text: str, server: s3.S3Server, prefix: str, args: list[str]) -> dict:
-    """Build and run the flow; wall time, the first output object's time, the output events."""
-    (folder / "flow.troy").write_text(text)
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "AWS_ACCESS_KEY_ID": s3.KEY,
-        "AWS_SECRET_ACCESS_KEY": s3.SECRET,
-    }
-    build = [sys.executable, "-m", "compiler", "build", "flow.troy", "-o", "job.py"]
-    subprocess.run(build, cwd=folder, env=env, check=True)
-    first: list[float] = []
-    done = threading.Event()
-    start = time.monotonic()
-
-    def poll() -> None:
-        while not done.is_set():
-            if any("/part-" in key for key in server.keys("bucket", prefix)):
-                first.append(time.monotonic() - start)
-                return
-            time.sleep(0.2)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    job = subprocess.run(
-        [sys.executable, "job.py", *args], cwd=folder, env=env, text=True, capture_output=True
-    )
-    wall = time.monotonic() - start
-    done.set()
-    watcher.join(timeout=5)
-    if job.returncode != 0:
-        raise SystemExit(f"job failed: {job.stderr[-2000:]}")
-    return {"wall_s": wall, "first_s": first[0] if first else None}
-
-
-def check(found: list[dict], events: int) -> str:
-    """'all N once' when every id 0..N-1 is there exactly once, else what differs."""
-    ids = sorted(event["id"] for event in found)
-    if ids == list(range(events)):
-        return f"all {events} once"
-    return f"MISMATCH: {len(ids)} events, {len(set(ids))} distinct"
 
 
 def main() -> None:
@@ -129,16 +86,12 @@ def main() -> None:
             for name, path, extra in runs:
                 streamer = json.dumps({"bucket": "bucket", "path": path, **endpoint})
                 text = FLOW.format(reader=reader, streamer=streamer)
-                result = timed_run(folder, text, server, path + "/", extra)
-                verdict = check(output_events(server, "bucket", path + "/"), args.events)
-                first = result["first_s"]
-                shown = f"{first:.1f} s" if first is not None else "n/a"
-                print(
-                    f"s3 {name}: {args.events} events in {result['wall_s']:.1f} s = "
-                    f"{args.events / result['wall_s']:,.0f} events/s; first object after "
-                    f"{shown}; {verdict}",
-                    flush=True,
-                )
+                env = {"AWS_ACCESS_KEY_ID": s3.KEY, "AWS_SECRET_ACCESS_KEY": s3.SECRET}
+                prefix = path + "/"
+                probe = partial(has_parts, server, prefix)
+                result = timed_job(folder, text, probe, extra, env)
+                ids = (event["id"] for event in output_events(server, "bucket", prefix))
+                report(f"s3 {name}", args.events, result, "first object", verdict(ids, args.events))
 
 
 if __name__ == "__main__":
