@@ -131,6 +131,16 @@ JDBC = (
     ),
 )
 
+_WRITE_MODE = Key(
+    name="mode",
+    type="string",
+    default="yolo",
+    choices=("yolo", "consistent"),
+    doc="either: Spark's writer reports a failed write by failing the job",
+)
+"""The object-store sinks' ``mode``: both are Spark's writer, which fails the job on a failed
+write."""
+
 S3_ENDPOINT = (
     Key(name="url", type="string", doc="the endpoint (`http://` turns TLS off)"),
     Key(name="aws_region", type="string", doc="the bucket's region"),
@@ -180,13 +190,7 @@ S3 = (
         keys=(
             Key(name="bucket", type="string", required=True, doc="the bucket"),
             Key(name="path", type="string", default="", doc=S3_SINK_PATH),
-            Key(
-                name="mode",
-                type="string",
-                default="yolo",
-                choices=("yolo", "consistent"),
-                doc="either: Spark's writer reports a failed write by failing the job",
-            ),
+            _WRITE_MODE,
             Key(name="buffer_size", type="unsigned", doc="accepted; s3a sizes its uploads"),
             *S3_ENDPOINT,
         ),
@@ -207,13 +211,7 @@ S3 = (
                 doc="the upload endpoint; its root is `fs.gs.storage.root.url`",
             ),
             Key(name="token", type="string|record", doc=GCS_TOKEN),
-            Key(
-                name="mode",
-                type="string",
-                default="yolo",
-                choices=("yolo", "consistent"),
-                doc="either: Spark's writer reports a failed write by failing the job",
-            ),
+            _WRITE_MODE,
             Key(name="connect_timeout", type="unsigned", doc="ns; `fs.gs.http.connect-timeout`"),
             Key(name="buffer_size", type="unsigned", doc="`fs.gs.outputstream.upload.chunk.size`"),
             Key(name="max_retries", type="unsigned", doc="`fs.gs.http.max.retry`"),
