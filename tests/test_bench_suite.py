@@ -1,12 +1,15 @@
 """The benchmark suite's hand-written jobs keep the workloads' meaning: on 2,000 events each
-writes the same multiset of JSON values as the generated job (no timing asserted).
+writes the same multiset of JSON values as the generated job (no timing asserted); and each
+one's physical plan parses an event once (planning only, so it runs by default).
 
-Marked ``long`` (deselected by default: 12 workloads × two Spark jobs):
-``python3 -m pytest -q -m long tests/test_bench_suite.py``.
+The output comparison is marked ``long`` (deselected by default: 12 workloads × two Spark
+jobs): ``python3 -m pytest -q -m long tests/test_bench_suite.py``.
 """
 
 from __future__ import annotations
 
+import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -22,6 +25,16 @@ from suite_data import WORKLOADS, input_frame, write_events  # noqa: E402
 from compiler.pipeline import compile_path  # noqa: E402
 
 EVENTS = 2_000
+PARSES = re.compile(r"from_json\(|JsonToStructs")
+
+
+@pytest.mark.parametrize("workload", WORKLOADS, ids=[w.name for w in WORKLOADS])
+def test_handwritten_job_parses_each_event_once(spark, tmp_path, workload):
+    frame = input_frame(spark, write_events(workload.data, 20, tmp_path))
+    job = importlib.import_module(f"handwritten.{workload.module}").run(frame)
+    plan = job._jdf.queryExecution().executedPlan().toString()
+    # One parse in the whole plan: a second `from_json` would parse every event again.
+    assert len(PARSES.findall(plan)) == 1, plan
 
 
 @pytest.mark.long

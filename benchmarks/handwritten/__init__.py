@@ -5,6 +5,12 @@ position, ``value`` the event as JSON text, ``ingest_ns``); it returns a DataFra
 ``value`` column of JSON text, what the workload writes to ``out``. Written from each workload's
 meaning (Tremor's semantics), as a Spark user would: an explicit schema parsed with
 ``from_json``, native functions and windows only, no Python UDF.
+
+Invariant: each job's physical plan parses an event ONCE (one ``from_json``, asserted by
+``tests/test_bench_suite.py``). The parse goes in its own ``select`` and the output reads the
+parsed struct ``e`` field by field (``F.struct("e.*", ...)``, see ``with_field``): a single
+whole reference such as ``e.withField(...)`` lets the optimiser collapse the two projections
+and then expand the struct into one ``from_json`` per field.
 """
 
 from __future__ import annotations
@@ -61,6 +67,12 @@ def parsed(frame, schema: StructType = EVENT):
 def as_json(column: Column):
     """A one-column projection: ``column`` serialised as JSON text named ``value``."""
     return F.to_json(column).alias("value")
+
+
+def with_field(name: str, value: Column) -> Column:
+    """The event ``e`` with ``name`` = ``value`` appended (``name`` not in its schema), built from
+    ``e``'s fields so the parse is not inlined (see the module docstring)."""
+    return F.struct("e.*", value.alias(name))
 
 
 def in_order() -> Column:

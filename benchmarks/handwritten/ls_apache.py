@@ -43,8 +43,11 @@ def _record(line):
 
 
 def run(frame):
-    """Each line's grok record when it matches, else the line itself."""
-    line = F.from_json(F.concat(F.lit('{"m":'), "value", F.lit("}")), "m string")["m"]
+    """Each line's grok record when it matches, else the line itself (the JSON string is
+    decoded in its own ``select``, once: the record reads ``line`` a dozen times)."""
+    decoded = F.from_json(F.concat(F.lit('{"m":'), "value", F.lit("}")), "m string")["m"]
+    line = F.col("line")
     matched = F.to_json(_record(line))
     unchanged = F.to_json(line.cast("variant"))
-    return frame.select(F.when(line.rlike(PATTERN), matched).otherwise(unchanged).alias("value"))
+    lines = frame.select(decoded.alias("line"))
+    return lines.select(F.when(line.rlike(PATTERN), matched).otherwise(unchanged).alias("value"))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pyspark.sql import functions as F
 
-from handwritten import MATCH_EVENT, as_json, parsed
+from handwritten import MATCH_EVENT, as_json, parsed, with_field
 
 
 def run(frame):
     """Each event with ``timestamp`` = its ingest time in ns."""
     events = parsed(frame, MATCH_EVENT)
-    return events.select(as_json(F.col("e").withField("timestamp", F.col("ingest_ns"))))
+    return events.select(as_json(with_field("timestamp", F.col("ingest_ns"))))
