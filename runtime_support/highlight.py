@@ -14,6 +14,9 @@ Spans are half-open ``(start, end)`` character offsets into the source text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 __all__ = [
     "comment_starts",
     "expand_lines",
@@ -27,15 +30,23 @@ Span = tuple[int, int]
 
 
 def line_starts(text: str) -> list[int]:
-    """Offsets at which each line of ``text`` starts (line 1 is index 0)."""
+    """Offsets at which each line of ``text`` starts (line 1 is index 0); a fresh list."""
+    return list(_starts(text))
+
+
+@lru_cache(maxsize=16)
+def _starts(text: str) -> tuple[int, ...]:
+    """Line starts of ``text``, cached per text: every diagnostic site of one program asks for
+    the same source, so a build computes them once instead of once per site."""
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
-    return starts
+    at = text.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return tuple(starts)
 
 
-def line_col(starts: list[int], offset: int) -> tuple[int, int]:
+def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:
     """1-based (line, column) of a character offset."""
     lo, hi = 0, len(starts) - 1
     while lo < hi:
@@ -50,7 +61,7 @@ def line_col(starts: list[int], offset: int) -> tuple[int, int]:
 def expand_lines(text: str, span: Span, before: int, after: int) -> Span:
     """Widen ``span`` to whole lines plus ``before``/``after`` lines of context (Tremor's
     ``expand_lines``)."""
-    starts = line_starts(text)
+    starts = _starts(text)
     first, _ = line_col(starts, span[0])
     last, _ = line_col(starts, max(span[0], span[1] - 1) if span[1] > span[0] else span[0])
     first = max(1, first - before)
@@ -123,7 +134,7 @@ def render(
         return f"{header.rstrip()} {message}" if header.strip() else message
     outer = outer or inner
     outer = (min(outer[0], inner[0]), max(outer[1], inner[1]))
-    starts = line_starts(text)
+    starts = _starts(text)
     shown = text if text_end is None else text[:text_end]
     lines = retoken_comments(shown).split("\n")
     first, _ = line_col(starts, outer[0])
