@@ -13,6 +13,7 @@ from pathlib import Path
 import black
 import jinja2
 
+from .fastfmt import format_job
 from .graph import NATIVE_IMPORT, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -107,7 +108,7 @@ def render_template(
             **context,
         )
     )
-    return black.format_str(text, mode=BLACK_MODE)
+    return format_job(text)
 
 
 def comment_safe(text: str) -> str:
