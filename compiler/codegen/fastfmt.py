@@ -18,28 +18,31 @@ MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
 
 
-def _is_int_table(text: str) -> bool:
-    """Whether ``text`` is exactly the ``repr`` of a non-empty tuple of int tuples."""
+def _int_table(text: str) -> tuple[tuple[int, ...], ...] | None:
+    """The value of ``text`` if it is exactly the ``repr`` of a non-empty tuple of int tuples."""
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return (
+        return None
+    good = (
         isinstance(value, tuple)
         and len(value) > 0
         and all(
-            isinstance(row, tuple) and all(type(item) is int for item in row) for row in value
+            isinstance(row, tuple)
+            and all(type(item) is int for item in row)
+            and len(repr(row)) < LINE_LENGTH - 5
+            for row in value
         )
         and repr(value) == text
     )
+    return value if good else None
 
 
-def table_lines(name: str, text: str) -> str:
-    """Black's layout of the statement ``name = text`` (``text`` an int-tuple table's repr)."""
-    line = f"{name} = {text}"
+def table_lines(name: str, rows: tuple[tuple[int, ...], ...]) -> str:
+    """Black's layout of the statement ``name = rows`` (a non-empty int-tuple table)."""
+    line = f"{name} = {rows!r}"
     if len(line) <= LINE_LENGTH:
         return line
-    rows = ast.literal_eval(text)
     return "\n".join([f"{name} = (", *(f"    {row!r}," for row in rows), ")"])
 
 
@@ -47,11 +50,12 @@ def format_job(text: str) -> str:
     """``black.format_str(text)``, with each top-level int-tuple table set aside: black formats
     the text with ``NAME = ()`` in its place (same statement kind, so the same blank lines), and
     the table is laid out by :func:`table_lines`."""
-    tables: dict[str, str] = {}
+    tables: dict[str, tuple[tuple[int, ...], ...]] = {}
 
     def set_aside(found: re.Match[str]) -> str:
-        name, value = found.group(1), found.group(2)
-        if name in tables or not _is_int_table(value):
+        name = found.group(1)
+        value = None if name in tables else _int_table(found.group(2))
+        if value is None:
             return found.group(0)
         tables[name] = value
         return f"{name} = ()"
