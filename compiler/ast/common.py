@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, TypeVar
 
 from ..source import NO_SPAN, Span
@@ -25,16 +26,20 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """Direct child nodes, in field order."""
-        for f in dataclasses.fields(self):
-            if f.name == "span":
-                continue
-            yield from _nodes_in(getattr(self, f.name))
+        for name in _child_fields(type(self)):
+            yield from _nodes_in(getattr(self, name))
 
     def walk(self) -> Iterator[Node]:
         """This node and all descendants, pre-order."""
         yield self
         for child in self.children():
             yield from child.walk()
+
+
+@cache
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The field names of a node class that may hold children (all but ``span``), in order."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
 
 
 def _nodes_in(value: Any) -> Iterator[Node]:
@@ -51,13 +56,11 @@ def transform(node: N, fn: Callable[[Node], Node]) -> N:
     Nodes whose children did not change are passed to ``fn`` unchanged (identity preserved).
     """
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(node):
-        if f.name == "span":
-            continue
-        old = getattr(node, f.name)
+    for name in _child_fields(type(node)):
+        old = getattr(node, name)
         new = _transform_value(old, fn)
         if new is not old:
-            changes[f.name] = new
+            changes[name] = new
     rebuilt = dataclasses.replace(node, **changes) if changes else node
     return fn(rebuilt)  # type: ignore[return-value]
 
