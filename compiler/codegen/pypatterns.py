@@ -11,6 +11,7 @@ from __future__ import annotations
 from runtime_support.script_rt import LITERAL_RUN
 
 from ..ast import script as ast
+from .pybase import INDENT
 from .pyexpr import tuple_code
 from .pystmts import Finish, StmtGen
 
@@ -36,7 +37,7 @@ class PatternGen(StmtGen):
         """The ``if``/``elif`` chain of ``cases``; no match raises at ``site``."""
         opened = 0
         keyword = "if"
-        runs = self.literal_runs(cases)
+        runs = {**self.literal_runs(cases), **self.field_runs(cases)}
         for number, case in enumerate(cases):
             shadows: dict[str, str] = dict(on_bind or {})
             with self.capture() as pre:
@@ -49,6 +50,7 @@ class PatternGen(StmtGen):
                 self.depth += 1
                 opened += 1
                 keyword = "if"
+                pre = [INDENT + line for line in pre]  # written before the `else:` opened
             self.out.extend(pre)
             with self.shadowing(shadows):
                 if cond == "True":
@@ -90,10 +92,43 @@ class PatternGen(StmtGen):
             start = max(end, start + 1)
         return runs
 
+    def field_runs(self, cases: tuple[ast.MatchCase, ...]) -> dict[int, tuple[str, int, bool]]:
+        """Case number → (lookup variable, index in run, first of run) for runs of at least
+        ``LITERAL_RUN`` guard-free ``%{key == "string"}`` cases on one key: one dict lookup of
+        the field instead of a test per case (exact: only a string equals a string, and the
+        first case of equal strings wins, as the chain's order gives)."""
+        runs: dict[int, tuple[str, int, bool]] = {}
+        start = 0
+        while start < len(cases):
+            key = _string_field_key(cases[start])
+            end = start
+            while end < len(cases) and key is not None and _string_field_key(cases[end]) == key:
+                end += 1
+            if end - start >= LITERAL_RUN:
+                table, found = self.names.fresh("cases", ()), self.temp()
+                first: dict[str, int] = {}
+                for index in range(start, end):
+                    first.setdefault(_string_field_value(cases[index]), index - start)
+                self.module_lines.append(f"{table} = {first!r}")
+                self.literal_lookups[found] = f"{key!r}\0{table}"
+                for index in range(start, end):
+                    runs[index] = (found, index - start, index == start)
+            start = max(end, start + 1)
+        return runs
+
     def literal_run_condition(self, run: tuple[str, int, bool], subject: str) -> str:
         found, index, first = run
         if first:
-            self.line(f"{found} = {self.literal_lookups[found]}.lookup({subject})")
+            lookup = self.literal_lookups[found]
+            if "\0" in lookup:  # a field run: the field's string, looked up in a dict
+                key, table = lookup.split("\0")
+                field = f"{subject}.get({key})"
+                self.line(
+                    f"{found} = {table}.get({field}, -1) "
+                    f"if type({subject}) is dict and type({field}) is str else -1"
+                )
+            else:
+                self.line(f"{found} = {lookup}.lookup({subject})")
         return f"{found} == {index}"
 
     def case_condition(self, case: ast.MatchCase, subject: str, shadows: dict[str, str]) -> str:
@@ -218,6 +253,28 @@ def _exact_literal_test(expr: ast.Expr, subj: str) -> str | None:
     if value is None or type(value) is bool:
         return f"{subj} is {value!r}"
     return None
+
+
+def _string_field_key(case: ast.MatchCase) -> str | None:
+    """The key of a guard-free ``%{key == "string"}`` case (one field), else None."""
+    pattern = case.pattern
+    if case.guard is not None or not isinstance(pattern, ast.RecordPattern):
+        return None
+    if len(pattern.fields) != 1:
+        return None
+    field = pattern.fields[0]
+    expr = field.expr
+    if field.kind != "cmp" or field.op != "==" or not isinstance(expr, ast.Literal):
+        return None
+    return field.key if type(expr.value) is str else None
+
+
+def _string_field_value(case: ast.MatchCase) -> str:
+    pattern = case.pattern
+    assert isinstance(pattern, ast.RecordPattern) and pattern.fields[0].expr is not None
+    value = pattern.fields[0].expr
+    assert isinstance(value, ast.Literal) and type(value.value) is str
+    return value.value
 
 
 def _literal(case: ast.MatchCase) -> object:
