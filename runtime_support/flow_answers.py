@@ -23,12 +23,13 @@ __all__ = ["answer_ports", "response_inputs"]
 def answer_ports(flow: Any) -> dict[int, list[tuple[str, str]]]:
     """Connector index → the ``(port, input stream)`` of its connected response ports (only
     connectors whose sink answers, see :data:`compiler.passes.response_ports.RESPONDERS`)."""
-    from .connectors import build_sink
+    from .connectors import SINKS
 
     found: dict[int, list[tuple[str, str]]] = {}
     for conn, port, stream in flow.sources:
-        sink = build_sink(flow.connectors[conn])
-        if sink is not None and hasattr(sink, "responses"):
+        # The sink class, not a sink: a source-only connector's config (a postgres `query`)
+        # may not make a sink at all.
+        if hasattr(SINKS.get(flow.connectors[conn].kind), "responses"):
             found.setdefault(conn, []).append((port, stream))
     return found
 
