@@ -27,8 +27,8 @@ FLOW_IMPORTS = (
 RUN_DOC = (
     "Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams\n"
     "    to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,\n"
-    "    ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event\n"
-    "    flushes open windows and timed batches."
+    "    ``sub``, ``meta``) per connected sink port. ``flush_at_end``: a final tick after the\n"
+    "    last event flushes open windows and timed batches."
 )
 
 Link = tuple[tuple[str, str], tuple[str, str]]

@@ -47,8 +47,9 @@ def _environment() -> jinja2.Environment:
 
 RUN_DOC = (
     "Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;\n"
-    "    returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a\n"
-    "    final tick after the last event flushes open time windows and timed batches."
+    "    returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.\n"
+    "    ``flush_at_end``: a final tick after the last event flushes open time windows and timed\n"
+    "    batches."
 )
 
 

@@ -152,8 +152,8 @@ STAGES = (
 def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
-    ``sub``) per connected sink port. ``flush_at_end``: a final tick after the last event
-    flushes open windows and timed batches."""
+    ``sub``, ``meta``) per connected sink port. ``flush_at_end``: a final tick after the
+    last event flushes open windows and timed batches."""
     # Read: input stream 'counts/web/out', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("counts/web/out")).withColumn(
@@ -201,7 +201,8 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "err": [stage1],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
+    # order (meta: the event's `$`, set only towards sinks that read it).
     return {
         "counts/output/in": port_output(stage1, "counts/output/in"),
         "err": port_output(stage1, "err"),

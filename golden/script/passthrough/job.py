@@ -50,8 +50,9 @@ STAGES = (StageSpec(members=("in", "script"), partitioning="source", carry=None)
 
 def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
-    returns one DataFrame (``value``, ``seq``, ``sub``) per output port. ``flush_at_end``: a
-    final tick after the last event flushes open time windows and timed batches."""
+    returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    ``flush_at_end``: a final tick after the last event flushes open time windows and timed
+    batches."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
@@ -77,7 +78,8 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "out": [stage0],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub) per port; order by (seq, sub) for emission order.
+    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
+    # order (meta: the event's `$`, set only towards sinks that read it).
     return {
         "err": port_output(stage0, "err"),
         "out": port_output(stage0, "out"),
