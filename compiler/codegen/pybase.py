@@ -76,6 +76,7 @@ class Base:
         self._std: dict[str, str] = {}
         self._ext: dict[tuple[str, str], str] = {}
         self.literal_lookups: dict[str, str] = {}  # lookup variable -> LiteralTable binding
+        self.field_lookups: dict[str, tuple[str, str]] = {}  # lookup variable -> (key, dict)
 
     # -- output -----------------------------------------------------------------------------
 

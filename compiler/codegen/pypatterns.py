@@ -110,7 +110,7 @@ class PatternGen(StmtGen):
                 for index in range(start, end):
                     first.setdefault(_string_field_value(cases[index]), index - start)
                 self.module_lines.append(f"{table} = {first!r}")
-                self.literal_lookups[found] = f"{key!r}\0{table}"
+                self.field_lookups[found] = (key, table)
                 for index in range(start, end):
                     runs[index] = (found, index - start, index == start)
             start = max(end, start + 1)
@@ -119,16 +119,15 @@ class PatternGen(StmtGen):
     def literal_run_condition(self, run: tuple[str, int, bool], subject: str) -> str:
         found, index, first = run
         if first:
-            lookup = self.literal_lookups[found]
-            if "\0" in lookup:  # a field run: the field's string, looked up in a dict
-                key, table = lookup.split("\0")
-                field = f"{subject}.get({key})"
+            if found in self.field_lookups:  # a field run: the field's string in a dict
+                key, table = self.field_lookups[found]
+                field = f"{subject}.get({key!r})"
                 self.line(
                     f"{found} = {table}.get({field}, -1) "
                     f"if type({subject}) is dict and type({field}) is str else -1"
                 )
             else:
-                self.line(f"{found} = {lookup}.lookup({subject})")
+                self.line(f"{found} = {self.literal_lookups[found]}.lookup({subject})")
         return f"{found} == {index}"
 
     def case_condition(self, case: ast.MatchCase, subject: str, shadows: dict[str, str]) -> str:
