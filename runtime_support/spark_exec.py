@@ -54,7 +54,7 @@ def ordered_union(outputs: dict[str, Any]):
 
 def port_output(stage: Any, port: str):
     """The job outputs a stage's rows hold for ``port``: ``value, seq, sub, meta`` (``meta``:
-    null unless the port's sink reads ``$``, see ``stages._meta_bytes``)."""
+    null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
     from pyspark.sql import functions as F
 
     rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))

@@ -219,7 +219,7 @@ class _Runner:
         for index, (name, item) in enumerate(outputs):
             at = [*path, index]
             if isinstance(item, MetaValue):
-                self._output(seq, at, name, _encoded(item[0]), _meta_bytes(item))
+                self._output(seq, at, name, *_encoded_with_meta(item))
                 continue
             if not isinstance(name, tuple):
                 self._output(seq, at, name, _encoded(item))
@@ -282,16 +282,21 @@ def _unpickled(payload: bytes) -> tuple[str, Event, Any]:
     return kind, cls(value, meta, ingest_ns, origin, is_batch), group
 
 
-def _meta_bytes(item: MetaValue) -> bytes:
-    """The ``meta`` column of an output whose sink reads ``$``: JSON ``{"$": record, "batch":
-    null | [index, size]}`` (see :class:`runtime_support.graph.MetaValue`)."""
-    _value, meta, batch = item
+def _encoded_with_meta(item: MetaValue) -> tuple[str, bytes]:
+    """The ``value`` and ``meta`` columns of an output whose sink reads ``$``: ``meta`` is JSON
+    ``{"$": record, "batch": null | [index, size]}`` (see :class:`runtime_support.graph.MetaValue`).
+    Metadata that cannot be encoded turns the value into an error record naming why, as an
+    unencodable value does (the sink never gets the event without its ``$`` silently)."""
+    value, meta, batch = item
     record = meta if isinstance(meta, dict) else {}
+    position = None if batch is None else list(batch)
     try:
-        text = encode_meta({"$": record, "batch": None if batch is None else list(batch)})
-    except Exception:  # noqa: BLE001 - metadata that is no JSON: the sink sees none
-        text = encode_meta({"$": {}, "batch": None if batch is None else list(batch)})
-    return text.encode("utf-8")
+        text = encode_meta({"$": record, "batch": position})
+    except Exception as err:  # noqa: BLE001 - see docstring
+        failed = {"error": f"Can not encode the event's metadata for its sink: {err}"}
+        failed["event"] = repr(value)
+        return encode_json(failed), encode_meta({"$": {}, "batch": position}).encode("utf-8")
+    return _encoded(value), text.encode("utf-8")
 
 
 def _encoded(value: Any) -> str:

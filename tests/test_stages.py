@@ -134,3 +134,21 @@ def test_job_stages_are_the_dbg_plan_split(program: Path) -> None:
     job = [(s.members, s.partitioning) for s in module.STAGES]
     assert _keyed_and_global(job, stateful) == _keyed_and_global(shown, stateful)
     assert all(kind in ("hash", "single") for _, kind in _keyed_and_global(job, stateful))
+
+
+def test_output_metadata_that_cannot_be_encoded_becomes_an_error_record() -> None:
+    """A sink that reads ``$`` never gets an event whose metadata was dropped: an integer beyond
+    64 bits has no JSON encoding here, so the value becomes an error record naming why."""
+    from runtime_support.graph import MetaValue
+    from runtime_support.jsonio import decode_json
+    from runtime_support.stages import _encoded_with_meta
+
+    value, meta = _encoded_with_meta(MetaValue({"a": 1}, {"kafka_producer": {"key": "k"}}, (0, 2)))
+    assert decode_json(value) == {"a": 1}
+    assert decode_json(meta) == {"$": {"kafka_producer": {"key": "k"}}, "batch": [0, 2]}
+
+    value, meta = _encoded_with_meta(MetaValue({"a": 1}, {"big": 1 << 70}, None))
+    failed = decode_json(value)
+    assert failed["error"].startswith("Can not encode the event's metadata for its sink")
+    assert failed["event"] == "{'a': 1}"
+    assert decode_json(meta) == {"$": {}, "batch": None}
