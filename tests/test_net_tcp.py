@@ -245,3 +245,50 @@ def test_unix_socket_client_to_server(spark, tmp_path: Path) -> None:
     run_flow(spark, client.FLOW, client.run_pipeline, RunContext(ingest_ns="index"))
     thread.join(300)
     assert sorted(part_lines(tmp_path / "out")) == list(range(40))
+
+
+@pytest.mark.spark
+def test_server_events_carry_their_connection(spark, tmp_path: Path) -> None:
+    """Tremor's tcp/server.rs: each connection's events carry ``$tcp_server`` = ``{tls, peer}``."""
+    flow = SERVER_FLOW.replace(
+        "select event from in into out",
+        'select {"c": event.c, "meta": $tcp_server} from in into out',
+    )
+    assert flow != SERVER_FLOW
+    port = free_port()
+    module = build(flow, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
+    thread = serve_in_thread(spark, module, 2)
+    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the tcp_server")
+    with socket.create_connection(("127.0.0.1", port)) as one:
+        with socket.create_connection(("127.0.0.1", port)) as two:
+            one.sendall(b'{"c": 1}\n')
+            two.sendall(b'{"c": 2}\n')
+            ports = {1: one.getsockname()[1], 2: two.getsockname()[1]}
+            thread.join(300)
+    got = {e["c"]: e["meta"] for e in part_lines(tmp_path / "out")}
+    assert got == {
+        c: {"tls": False, "peer": {"host": "127.0.0.1", "port": p}} for c, p in ports.items()
+    }
+
+
+@pytest.mark.spark
+def test_unix_socket_events_carry_their_connection(spark, tmp_path: Path) -> None:
+    """Tremor's unix_socket/server.rs: ``$unix_socket_server`` = ``{path, peer}``, ``peer``
+    the connection's number."""
+    flow = UNIX_SERVER.replace(
+        "select event from in into out",
+        'select {"c": event.c, "meta": $unix_socket_server} from in into out',
+    )
+    assert flow != UNIX_SERVER
+    sock = tmp_path / "s.sock"
+    module = build(flow, SOCK=sock, OUT=tmp_path / "out")
+    thread = serve_in_thread(spark, module, 2)
+    net_peer.wait_until(lambda: sock.is_socket(), 120, "the unix_socket_server")
+    for c in (1, 2):  # one connection after the other: numbered 0, 1
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.connect(str(sock))
+            conn.sendall(b'{"c": %d}\n' % c)
+        time.sleep(0.3)
+    thread.join(300)
+    got = {e["c"]: e["meta"] for e in part_lines(tmp_path / "out")}
+    assert got == {1: {"path": str(sock), "peer": 0}, 2: {"path": str(sock), "peer": 1}}

@@ -228,3 +228,60 @@ def test_100k_events_through_ws_server_and_ws_client() -> None:
     assert results["ws_server"]["events"] == 100_000, results["ws_server"]
     assert results["ws_client"]["events"] == 100_000, results["ws_client"]
     assert all(r["first_event_s"] is not None for r in results.values())
+
+
+META_FLOW = SERVER_FLOW.replace(
+    "select event from in into out", 'select {"c": event.c, "meta": $ws_server} from in into out'
+)
+
+BINARY_FLOW = CLIENT_FLOW.replace(
+    "define pipeline p pipeline select event from in into out; end;",
+    """define pipeline p
+  pipeline
+    define script mark script let $binary = event.abool; event end;
+    create script mark;
+    select event from in into mark;
+    select event from mark into out;
+  end;""",
+)
+
+
+@pytest.mark.spark
+def test_server_events_carry_their_connection(spark, tmp_path: Path) -> None:
+    """Tremor's ws.rs: each connection's events carry ``$ws_server`` = ``{tls, peer}``."""
+    from websockets.sync.client import connect
+
+    assert META_FLOW != SERVER_FLOW
+    port = free_port()
+    module = build(META_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
+    thread = serve_in_thread(spark, module, 2)
+    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the ws_server")
+    with connect(f"ws://127.0.0.1:{port}") as one, connect(f"ws://127.0.0.1:{port}") as two:
+        one.send('{"c": 1}')
+        two.send('{"c": 2}')
+        ports = {1: one.local_address[1], 2: two.local_address[1]}
+        thread.join(300)
+    got = {e["c"]: e["meta"] for e in part_lines(tmp_path / "out")}
+    peer = {"tls": False, "peer": {"host": "127.0.0.1", "port": 0}}
+    assert got == {c: {**peer, "peer": {"host": "127.0.0.1", "port": p}} for c, p in ports.items()}
+
+
+@pytest.mark.spark
+def test_client_sends_binary_frames_when_meta_binary(spark, tmp_path: Path) -> None:
+    """Tremor's ``ws_client_binary_routing``: ``$binary`` true sends a binary frame (the same
+    encoded bytes), otherwise a text frame."""
+    import json
+
+    assert BINARY_FLOW != CLIENT_FLOW
+    write_events(tmp_path / "in.json")
+    peer, port, out = ws_peer.start(str(tmp_path))
+    try:
+        module = build(BINARY_FLOW, IN=tmp_path / "in.json", URL=f"ws://127.0.0.1:{port}/")
+        run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
+        net_peer.wait_until(lambda: Path(out).exists(), 30, "the peer's frames")
+    finally:
+        ws_peer.stop(peer)
+    got = ws_peer.frames(out)
+    assert [f["binary"] for f in got] == [n % 2 == 0 for n in range(len(EVENTS))]
+    texts = [bytes.fromhex(f["data"]).decode() if f["binary"] else f["data"] for f in got]
+    assert [json.loads(t) for t in texts] == EVENTS

@@ -33,9 +33,9 @@ RUN_DOC = (
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
-#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``): their outputs
-#: carry it (``GraphSpec.meta_outputs``).
-META_SINKS = frozenset({"elastic", "kafka_producer"})
+#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``, ``$binary``):
+#: their outputs carry it (``GraphSpec.meta_outputs``).
+META_SINKS = frozenset({"elastic", "kafka_producer", "ws_client"})
 
 
 @dataclass

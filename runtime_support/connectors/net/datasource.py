@@ -41,6 +41,7 @@ __all__ = [
 
 SPOOL_SUFFIX = ".spool"
 EVENTS_SCHEMA = "seq long, value string, ingest_ns long, origin string"
+META_SCHEMA = EVENTS_SCHEMA + ", meta string"
 MAX_PER_BATCH = 200_000  # events per micro-batch from one server source
 
 
@@ -280,6 +281,11 @@ class ServerSource:
 
         return encode_origin(self.scheme, self.host, self.port, [])
 
+    @staticmethod
+    def tagged(values: list[str], meta: str) -> list[str]:
+        """Spool values carrying the ``meta`` column text ``meta`` (see :func:`spool_rows`)."""
+        return [f"{value}\t{meta}" for value in values]
+
     def serve(self, emit: Emit, stop: threading.Event) -> None:
         """Listen (bound before returning from :meth:`bound`), calling ``emit`` with the decoded
         events of each received chunk, until ``stop`` is set."""
@@ -299,8 +305,18 @@ class ServerSource:
             thread.start()
             done.wait()
             thread.join()
-        rows = [(i, value, ctx.ingest(i)) for i, value in enumerate(got[: ctx.ticks])]
-        return rows_frame(spark, rows, self.origin)
+        return self.frame(spark, ctx, got[: ctx.ticks])
+
+    def frame(self, spark: Any, ctx: RunContext, got: list[str]) -> Any:
+        """The batch DataFrame of the received spool values (with ``meta`` when it has one)."""
+        if not self.has_meta:
+            return rows_frame(spark, [(i, value, ctx.ingest(i)) for i, value in enumerate(got)],
+                              self.origin)  # fmt: skip
+        rows = []
+        for i, item in enumerate(got):
+            value, _, meta = item.partition("\t")
+            rows.append((i, value, ctx.ingest(i), self.origin, meta))
+        return spark.createDataFrame(rows, META_SCHEMA)
 
     def stream(self, spark: Any, args: Any, start_ns: int) -> Any:
         folder = os.path.abspath(os.path.join(args.checkpoint, "spool", _safe(self.alias)))
@@ -348,6 +364,7 @@ class NetSinkBase:
     :meth:`connect` returning a ``send(bytes)`` / ``close()`` object for one partition)."""
 
     stops = False
+    reads_meta = False  # the frame's ``meta`` reaches ``send`` (see :meth:`frame_meta`)
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.spec = spec
@@ -358,9 +375,18 @@ class NetSinkBase:
     def connect(self) -> Any:
         raise NotImplementedError
 
+    def frame_meta(self, meta: dict[str, Any]) -> Any:
+        """What ``send`` gets of an event's ``$`` (only with ``reads_meta``)."""
+        return None
+
     def write_frame(self, frame: Any, progress: Any) -> None:
+        from pyspark.sql import functions as F
+
         register(frame.sparkSession)
-        ordered = frame.sortWithinPartitions("seq", "sub").select("value")
+        if self.reads_meta and "meta" not in frame.columns:
+            frame = frame.withColumn("meta", F.lit(None).cast("string"))
+        columns = ("value", "meta") if self.reads_meta else ("value",)
+        ordered = frame.sortWithinPartitions("seq", "sub").select(*columns)
         payload = json.dumps(
             {"kind": self.spec.kind, "alias": self.alias, "params": self.spec.params}
         )
@@ -398,7 +424,9 @@ def _writer_class() -> type:
                     encoded = sink.codec.encode(decode_json(row.value))
                     if encoded is not None:
                         framed = sink.framing.frame(encoded)
-                        if framed:
+                        if framed and sink.reads_meta:
+                            peer.send(framed, sink.frame_meta(_event_meta(row.meta)))
+                        elif framed:
                             peer.send(framed)
                 rest = sink.framing.finish()  # what collect/chunk/... still hold
                 if rest:
@@ -408,6 +436,14 @@ def _writer_class() -> type:
             return WriterCommitMessage()
 
     return NetWriter
+
+
+def _event_meta(text: str | None) -> dict[str, Any]:
+    """An event's ``$`` from the frame's ``meta`` column (``{"$": record, "batch": …}``)."""
+    from ...event_meta import decode_meta
+
+    meta = decode_meta(text).get("$") if text else None
+    return meta if isinstance(meta, dict) else {}
 
 
 def _net_sink_class() -> type:

@@ -33,7 +33,6 @@ from .http import MIME_TYPES
 from .udp import _family
 
 SPOOL_WAIT_S = 30
-META_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
 
 
 class _Decoder(Decoder):
@@ -91,7 +90,7 @@ class HttpServerSource(ServerSource):
             return [f"null\t{text}"], 0
         decoder = _Decoder(self.codec_for(content_type), self.framing, self.alias)
         values = decoder.feed(body) + decoder.finish()
-        return [f"{value}\t{text}" for value in values], decoder.rejected
+        return self.tagged(values, text), decoder.rejected
 
     def serve(self, emit: Any, stop: threading.Event) -> None:
         server = ThreadingHTTPServer((self.host, self.port), _Handler, bind_and_activate=False)
@@ -123,11 +122,7 @@ class HttpServerSource(ServerSource):
             thread.start()
             done.wait()
             thread.join()
-        rows = []
-        for i, item in enumerate(got[: ctx.ticks]):
-            value, _, meta = item.partition("\t")
-            rows.append((i, value, ctx.ingest(i), self.origin, meta))
-        return spark.createDataFrame(rows, META_SCHEMA)
+        return self.frame(spark, ctx, got[: ctx.ticks])
 
 
 def _stop_on(server: ThreadingHTTPServer, stop: threading.Event) -> None:

@@ -13,6 +13,7 @@ import socket
 import threading
 from typing import Any
 
+from ...event_meta import encode_meta
 from ..base import ConnectorSpec
 from .datasource import Emit, NetSinkBase, ServerSource, parse_url
 from .udp import POLL_S, _family
@@ -22,6 +23,7 @@ class TcpServerSource(ServerSource):
     """Connections accepted on ``url`` (see the module doc)."""
 
     scheme = "tremor-tcp-server"
+    has_meta = True
 
     def __init__(self, spec: ConnectorSpec) -> None:
         super().__init__(spec)
@@ -42,13 +44,20 @@ class TcpServerSource(ServerSource):
             sock.settimeout(POLL_S)
             while not stop.is_set():
                 try:
-                    conn, _peer = sock.accept()
+                    conn, peer = sock.accept()
                 except TimeoutError:
                     continue
-                args = (conn, emit, stop)
+                args = (conn, emit, stop, self.connection_meta(peer))
                 threading.Thread(target=self._connection, args=args, daemon=True).start()
 
-    def _connection(self, conn: socket.socket, emit: Emit, stop: threading.Event) -> None:
+    def connection_meta(self, peer: Any) -> str:
+        """The ``meta`` text of a connection's events: ``$tcp_server`` as Tremor sets it."""
+        host, port = peer[0], peer[1]
+        return encode_meta({"tcp_server": {"tls": False, "peer": {"host": host, "port": port}}})
+
+    def _connection(
+        self, conn: socket.socket, emit: Emit, stop: threading.Event, meta: str
+    ) -> None:
         decoder = self.decoder()
         conn.settimeout(POLL_S)
         with conn:
@@ -61,8 +70,8 @@ class TcpServerSource(ServerSource):
                     break
                 if not data:
                     break
-                emit(decoder.feed(data))
-            emit(decoder.finish())
+                emit(self.tagged(decoder.feed(data), meta))
+            emit(self.tagged(decoder.finish(), meta))
 
 
 class TcpClientSink(NetSinkBase):

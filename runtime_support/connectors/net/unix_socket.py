@@ -8,10 +8,12 @@ connects from each executor, so on a cluster ``path`` must name a socket on the 
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 from typing import Any
 
+from ...event_meta import encode_meta
 from ...origin import encode_origin, hostname
 from ..base import ConnectorSpec
 from .tcp import TcpClientSink, TcpServerSource, _Stream
@@ -44,12 +46,19 @@ class UnixSocketServerSource(TcpServerSource):
     def __init__(self, spec: ConnectorSpec) -> None:
         self.path = _path(spec)
         self.mode = _mode(spec.config.get("permissions"), spec.alias)
+        self.connections = itertools.count()
         config = {"url": "localhost:0", "buf_size": spec.config.get("buf_size", 8192)}
         super().__init__(ConnectorSpec(spec.alias, spec.kind, {**spec.params, "config": config}))
 
     @property
     def origin(self) -> str:
         return encode_origin(self.scheme, hostname(), None, [self.path])
+
+    def connection_meta(self, peer: Any) -> str:
+        """``$unix_socket_server``: the socket's path and the connection's number (Tremor's
+        stream id; numbered from 0 in accept order here)."""
+        number = next(self.connections)
+        return encode_meta({"unix_socket_server": {"path": self.path, "peer": number}})
 
     def listener(self) -> socket.socket:
         if os.path.exists(self.path):

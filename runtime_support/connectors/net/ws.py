@@ -3,10 +3,11 @@
 Server: listens on the driver at ``config.url`` (``backlog``, ``socket_options``); every text or
 binary frame of a connection goes through that connection's preprocessors (without ``separate``
 one frame is one event, as in Tremor) and the codec; ping/pong and close frames carry no event.
+Events get ``$ws_server`` = ``{"tls": false, "peer": {"host", "port"}}`` of their connection.
 Client: each executor partition opens one connection to ``config.url`` and sends every encoded,
-post-processed chunk as one text frame, in emission order (Tremor's default without
-``$ws_server.binary``, which does not reach a sink on Spark); a chunk that is not UTF-8 cannot be
-a text frame: it is reported on stderr and not sent (Tremor fails the event).
+post-processed chunk as one frame, in emission order: binary when the event's ``$binary`` is true,
+else text (Tremor's ``ws_client``); a chunk that is not UTF-8 cannot be a text frame: it is
+reported on stderr and not sent (Tremor fails the event).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 import threading
 from typing import Any
 
+from ...event_meta import encode_meta
 from ..base import ConnectorSpec
 from .datasource import Emit, NetSinkBase, parse_url
 from .tcp import TcpServerSource
@@ -34,7 +36,7 @@ class WsServerSource(TcpServerSource):
         from websockets.sync.server import serve
 
         def handler(conn: Any) -> None:
-            self._connection(conn, emit, stop)
+            self._connection(conn, emit, stop, self.connection_meta(conn.remote_address))
 
         server = serve(handler, sock=self.listener(), compression=None, max_size=MAX_MESSAGE)
         with server:
@@ -45,7 +47,12 @@ class WsServerSource(TcpServerSource):
             server.shutdown()
             thread.join()
 
-    def _connection(self, conn: Any, emit: Emit, stop: threading.Event) -> None:  # type: ignore[override]
+    def connection_meta(self, peer: Any) -> str:
+        """The ``meta`` text of a connection's events: ``$ws_server`` as Tremor sets it."""
+        host, port = peer[0], peer[1]
+        return encode_meta({"ws_server": {"tls": False, "peer": {"host": host, "port": port}}})
+
+    def _connection(self, conn: Any, emit: Emit, stop: threading.Event, meta: str) -> None:  # type: ignore[override]
         """One connection's frames, in order, until the peer closes or the source stops."""
         from websockets.exceptions import ConnectionClosed
 
@@ -57,12 +64,16 @@ class WsServerSource(TcpServerSource):
                 continue
             except ConnectionClosed:
                 break
-            emit(decoder.feed(message.encode() if isinstance(message, str) else message))
-        emit(decoder.finish())
+            data = message.encode() if isinstance(message, str) else message
+            emit(self.tagged(decoder.feed(data), meta))
+        emit(self.tagged(decoder.finish(), meta))
 
 
 class WsClientSink(NetSinkBase):
-    """Events sent as text frames over a connection to ``url`` (see the module doc)."""
+    """Events sent as text, or with ``$binary`` true binary, frames over a connection to
+    ``url`` (see the module doc)."""
+
+    reads_meta = True
 
     def __init__(self, spec: ConnectorSpec) -> None:
         super().__init__(spec)
@@ -70,6 +81,11 @@ class WsClientSink(NetSinkBase):
         self.peer = parse_url(self.url, spec.alias, "url")
         options = spec.config.get("socket_options") or {}
         self.nodelay = bool(options.get("TCP_NODELAY", True))
+
+    def frame_meta(self, meta: dict[str, Any]) -> bool:
+        """Tremor's client (ws.rs ``WsWriter::write``): a binary frame when ``$binary`` is
+        true, else a text frame."""
+        return meta.get("binary") is True
 
     def connect(self) -> Any:
         from websockets.sync.client import connect
@@ -95,12 +111,15 @@ def ws_url(url: Any, alias: str) -> str:
 
 
 class _TextFrames:
-    """``send`` one chunk as one text frame; ``close`` runs the closing handshake."""
+    """``send`` one chunk as one text (or binary) frame; ``close`` runs the closing handshake."""
 
     def __init__(self, conn: Any, alias: str) -> None:
         self.conn, self.alias = conn, alias
 
-    def send(self, data: bytes) -> None:
+    def send(self, data: bytes, binary: bool = False) -> None:
+        if binary:
+            self.conn.send(data)
+            return
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
