@@ -300,6 +300,12 @@ def decode_chunks(frame: Any, codec: Codec) -> Any:
     return frame.mapInArrow(chunk_decoder(codec), schema)
 
 
+def pending_codec(source: Any) -> Codec | None:
+    """The codec whose decoding of ``source``'s rows is still to come (None: its rows are
+    decoded events already, its rejects marked, e.g. a network server source's spool)."""
+    return None if getattr(source, "decoded", False) else getattr(source, "codec", None)
+
+
 def source_port(frame: Any, port: str, err_connected: bool, codec: Codec | None = None) -> Any:
     """The rows of a source ``frame`` its connector emits on ``port``: on ``err`` the chunks its
     codec rejected, as their ``err`` events (Tremor sends codec errors to the connector's

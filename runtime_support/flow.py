@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .codecs import source_port
+from .codecs import pending_codec, source_port
 from .connectors import (
     ConnectorSpec,
     InputPathError,
@@ -71,12 +71,15 @@ def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
 
     count = max(1, len(flow.sources))
     inputs: dict[str, Any] = {}
+    read: dict[int, Any] = {}  # a connector is read once for all its ports (a server listens once)
     for index, (conn, port, stream) in enumerate(flow.sources):
         source = build_source(flow.connectors[conn])
         if source is None:
             continue
+        if conn not in read:
+            read[conn] = source.read(spark, ctx)
         err = (conn, "err") in _ports(flow)
-        df = source_port(source.read(spark, ctx), port, err, getattr(source, "codec", None))
+        df = source_port(read[conn], port, err, pending_codec(source))
         if ctx.partitions is not None:
             df = df.repartition(ctx.partitions)
         inputs[stream] = df.withColumn("seq", F.col("seq") * count + index)

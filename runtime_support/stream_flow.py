@@ -41,7 +41,7 @@ import time
 import uuid
 from typing import Any
 
-from .codecs import decode_chunks, source_port
+from .codecs import decode_chunks, pending_codec, source_port
 from .connectors import RunContext, build_sink, build_source
 from .connectors.file import (
     FileSink,
@@ -309,8 +309,7 @@ def stream_inputs(
             events = source.stream(spark, args, start_ns)
         else:
             continue
-        codec = getattr(source, "codec", None)
-        events = source_port(events, port, (conn, "err") in ports, codec)
+        events = source_port(events, port, (conn, "err") in ports, pending_codec(source))
         events = events.withColumn("seq", F.col("seq") * count + index)
         if not inputs:
             events = events.unionByName(signals(spark, args.checkpoint), allowMissingColumns=True)

@@ -94,10 +94,29 @@ def part_lines(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for text in texts for line in text.splitlines() if line]
 
 
+ERR_FLOW = SERVER_FLOW.replace(
+    "  define pipeline p\n",
+    """  define connector bad from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @ERR@, "mode": "truncate"}
+  end;
+  define pipeline errs pipeline select event from in into out; end;
+  define pipeline p
+""",
+).replace(
+    "create connector udp_in;",
+    """create connector bad; create pipeline errs;
+  connect /connector/udp_in/err to /pipeline/errs; connect /pipeline/errs to /connector/bad;
+  create connector udp_in;""",
+)
+
+
 @pytest.mark.spark
 def test_server_batch_reads_ticks_events(spark, tmp_path: Path) -> None:
+    """``--ticks 4``: the first four events; the chunk the codec rejects is no event, and goes to
+    the connector's ``err`` port with the reason (Tremor's connectors send codec errors there)."""
+    assert ERR_FLOW != SERVER_FLOW
     port = free_udp_port()
-    module = build(SERVER_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
+    module = build(ERR_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out", ERR=tmp_path / "err")
 
     def sender() -> None:
         net_peer.wait_until(lambda: net_peer.bound("udp", port), 120, "the udp_server")
@@ -110,8 +129,10 @@ def test_server_batch_reads_ticks_events(spark, tmp_path: Path) -> None:
     assert run_flow(spark, module.FLOW, module.run_pipeline, ctx) == 0
     thread.join()
     got = sorted(part_lines(tmp_path / "out"), key=lambda e: e["n"])
-    # Datagrams arrive in order on loopback: the first 4 events (the bad chunk is dropped).
+    # Datagrams arrive in order on loopback: the first 4 events, the bad chunk on `err`.
     assert got == [{"n": n, "twice": 2 * n} for n in (1, 2, 3, 4)]
+    [bad] = part_lines(tmp_path / "err")
+    assert bad["event"] == "not json" and bad["error"].startswith("Invalid JSON input: ")
 
 
 @pytest.mark.spark

@@ -10,6 +10,7 @@ its ``in``) can not run on Spark: the direction check rejects it, tested below.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +75,15 @@ def write_events(path: Path) -> None:
     path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
 
 
+def start_server(spark: Any, flow: str, out: Path, ticks: int) -> tuple[Any, int]:
+    """A batch flow's ws_server listening on a free port until ``ticks`` events arrived: its
+    thread (join it) and port."""
+    port = free_port()
+    thread = serve_in_thread(spark, build(flow, URL=f"127.0.0.1:{port}", OUT=out), ticks)
+    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the ws_server")
+    return thread, port
+
+
 @pytest.mark.spark
 def test_client_sends_one_text_frame_per_event(spark, tmp_path: Path) -> None:
     import json
@@ -97,10 +107,7 @@ def test_client_sends_one_text_frame_per_event(spark, tmp_path: Path) -> None:
 def test_server_reads_text_and_binary_frames(spark, tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
-    port = free_port()
-    module = build(SERVER_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
-    thread = serve_in_thread(spark, module, 5)
-    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the ws_server")
+    thread, port = start_server(spark, SERVER_FLOW, tmp_path / "out", 5)
     with connect(f"ws://127.0.0.1:{port}") as one, connect(f"ws://127.0.0.1:{port}/x") as two:
         one.send('{"c": 1, "i": 0}')
         two.send(b'{"c": 2, "i": 0}')  # a binary frame: the same bytes, the same event
@@ -117,10 +124,7 @@ def test_server_reads_text_and_binary_frames(spark, tmp_path: Path) -> None:
 @pytest.mark.spark
 def test_client_to_server(spark, tmp_path: Path) -> None:
     write_events(tmp_path / "in.json")
-    port = free_port()
-    server = build(SERVER_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
-    thread = serve_in_thread(spark, server, len(EVENTS))
-    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the ws_server")
+    thread, port = start_server(spark, SERVER_FLOW, tmp_path / "out", len(EVENTS))
     client = build(CLIENT_FLOW, IN=tmp_path / "in.json", URL=f"ws://127.0.0.1:{port}/")
     run_flow(spark, client.FLOW, client.run_pipeline, RunContext(ingest_ns="index"))
     thread.join(300)
@@ -252,10 +256,7 @@ def test_server_events_carry_their_connection(spark, tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
     assert META_FLOW != SERVER_FLOW
-    port = free_port()
-    module = build(META_FLOW, URL=f"127.0.0.1:{port}", OUT=tmp_path / "out")
-    thread = serve_in_thread(spark, module, 2)
-    net_peer.wait_until(lambda: net_peer.bound("tcp", port), 120, "the ws_server")
+    thread, port = start_server(spark, META_FLOW, tmp_path / "out", 2)
     with connect(f"ws://127.0.0.1:{port}") as one, connect(f"ws://127.0.0.1:{port}") as two:
         one.send('{"c": 1}')
         two.send('{"c": 2}')

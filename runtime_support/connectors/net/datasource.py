@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import os
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...codecs import Codec, Framing, codec_from, framing_from
+from ...input_lines import CODEC_ERROR
 from ...jsonio import encode_json
 from ..base import ConnectorSpec, RunContext, rows_frame
 
@@ -54,8 +54,10 @@ class Decoder:
     A chain beyond ``separate``/``remove-empty`` runs through the processors (one chain per
     peer); with ``separate`` alone the bytes are split at the separator, a partial last
     fragment kept until more arrives (``finish`` flushes it, as Tremor's preprocessor does at
-    the end of a stream); without it every received chunk is one event. Chunks the codec
-    rejects are reported on stderr and dropped (Tremor's connectors send them to ``err``)."""
+    the end of a stream); without it every received chunk is one event. A chunk the codec
+    rejects, or a processor failure, becomes :data:`CODEC_ERROR` + its ``err`` record, in
+    place: the connector's ``err`` port gets it when connected, else the pipeline's ``err``
+    (as for a file source; see ``codecs.source_port``)."""
 
     def __init__(self, codec: Codec, framing: Framing, alias: str) -> None:
         self.codec, self.framing, self.alias = codec, framing, alias
@@ -80,28 +82,24 @@ class Decoder:
         return self._events([rest]) if rest else []
 
     def _chunks(self, items: list[Any]) -> list[str]:
-        """A processor chain's output: chunks decoded, failures reported (Tremor's ``err``)."""
-        good = []
+        """A processor chain's output in order: chunks decoded, failures as ``err`` records."""
+        out = []
         for item in items:
             if isinstance(item, tuple):
-                good.append(item[0])
+                out += self._events([item[0]])
             else:
-                print(f"Error: {self.alias}: {getattr(item, 'reason', item)}", file=sys.stderr)
-        return self._events(good)
+                reason = str(getattr(item, "reason", item))
+                out.append(CODEC_ERROR + encode_json({"error": reason, "source": self.alias}))
+        return out
 
     def _events(self, chunks: list[bytes]) -> list[str]:
         out = []
         for chunk in chunks:
             if not chunk and self.framing.drop_empty:
                 continue
-            try:
-                keep, value = self.codec.decode(chunk.decode("utf-8", "surrogateescape"))
-            except ValueError as err:
-                print(f"Error: {self.alias}: invalid input for codec {self.codec.name}: {err}",
-                      file=sys.stderr)  # fmt: skip
-                continue
-            if keep:
-                out.append(encode_json(value))
+            text = self.codec.decoded_text(chunk.decode("utf-8", "surrogateescape"))
+            if text is not None:
+                out.append(text)
         return out
 
 
@@ -263,6 +261,7 @@ class ServerSource:
 
     scheme = ""
     has_meta = False  # emitted values are `<value>\t<meta>` (see spool_rows)
+    decoded = True  # values are decoded events or CODEC_ERROR records (see Decoder)
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.alias = spec.alias
@@ -292,20 +291,27 @@ class ServerSource:
         raise NotImplementedError
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
+        """Batch: what arrives until ``--ticks`` events did (``err`` records, which are not
+        events, ride along in arrival order)."""
         got: list[str] = []
-        done = threading.Event()
+        events = [0]
+        done, lock = threading.Event(), threading.Lock()
 
-        def emit(values: list[str]) -> None:
-            got.extend(values)
-            if len(got) >= ctx.ticks:
-                done.set()
+        def emit(values: list[str]) -> None:  # called by every connection's thread
+            with lock:
+                for value in values:
+                    if events[0] < ctx.ticks:
+                        got.append(value)
+                        events[0] += not value.startswith(CODEC_ERROR)
+                if events[0] >= ctx.ticks:
+                    done.set()
 
         if ctx.ticks > 0:
             thread = threading.Thread(target=self.serve, args=(emit, done), daemon=True)
             thread.start()
             done.wait()
             thread.join()
-        return self.frame(spark, ctx, got[: ctx.ticks])
+        return self.frame(spark, ctx, got)
 
     def frame(self, spark: Any, ctx: RunContext, got: list[str]) -> Any:
         """The batch DataFrame of the received spool values (with ``meta`` when it has one)."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from ...codecs import Codec, codec_from
 from ...event_meta import encode_meta
+from ...input_lines import CODEC_ERROR
 from ..base import ConnectorSpec, RunContext
 from .datasource import Decoder, ServerSource
 from .http import MIME_TYPES
@@ -36,24 +37,16 @@ SPOOL_WAIT_S = 30
 
 
 class _Decoder(Decoder):
-    """A :class:`Decoder` counting the chunks its codec rejected."""
+    """A :class:`Decoder` leaving out the chunks its codec rejected, and counting them (the
+    request is answered ``400``)."""
 
     rejected = 0
 
     def _events(self, chunks: list[bytes]) -> list[str]:
-        out: list[str] = []
-        for chunk in chunks:
-            got = super()._events([chunk])
-            self.rejected += bool(chunk) and not got and self._fails(chunk)
-            out += got
-        return out
-
-    def _fails(self, chunk: bytes) -> bool:
-        try:
-            self.codec.decode(chunk.decode("utf-8", "surrogateescape"))
-        except ValueError:
-            return True
-        return False
+        got = super()._events(chunks)
+        good = [value for value in got if not value.startswith(CODEC_ERROR)]
+        self.rejected += len(got) - len(good)
+        return good
 
 
 class HttpServerSource(ServerSource):
