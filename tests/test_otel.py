@@ -401,7 +401,10 @@ end; deploy flow main;"""
             'otel_server with config = {"url": "https://127.0.0.1:1"}',
             "TLS is not implemented by tremorc's otel connectors",
         ),
-        ('otel_server with config = {"traces": true}', "Unknown config key `traces` for connector `otel_server`"),
+        (
+            'otel_server with config = {"traces": true}',
+            "Unknown config key `traces` for connector `otel_server`",
+        ),
         ('otel_server with config = {"logs": 1}', "`logs`"),
     ],
 )
