@@ -90,8 +90,9 @@ class OtelServerSource(ServerSource):
         failed: list[BaseException] = []
 
         def emit(values: list[str], taken: threading.Event) -> None:
-            if not done.is_set():
-                got.extend(values)
+            if done.is_set():  # past --ticks: not answered OK (cancelled as the server stops)
+                return
+            got.extend(values)
             taken.set()
             if len(got) >= ctx.ticks:
                 done.set()
