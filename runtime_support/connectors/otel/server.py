@@ -22,7 +22,7 @@ import threading
 from typing import Any
 
 from ...codecs import codec_from, framing_from
-from ..base import ConnectorSpec, RunContext, rows_frame
+from ..base import ConnectorSpec, RunContext
 from ..net.datasource import ServerSource, parse_url
 from .convert import OtelError, logs_to_json, trace_to_json
 from .metrics import metrics_to_json
@@ -111,8 +111,7 @@ class OtelServerSource(ServerSource):
             thread.join()
         if failed:
             raise failed[0]
-        rows = [(i, value, ctx.ingest(i)) for i, value in enumerate(got[: ctx.ticks])]
-        return rows_frame(spark, rows, self.origin)
+        return self.frame(spark, ctx, got[: ctx.ticks])
 
 
 _CONVERT = {"logs": logs_to_json, "metrics": metrics_to_json, "trace": trace_to_json}
