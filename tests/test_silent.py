@@ -50,7 +50,7 @@ def test_discord_is_rejected_at_its_kind() -> None:
     line, under, message = _error(text, "deploy")
     assert (line, under) == (3, "discord")
     assert "`discord` is not supported" in message
-    assert "metronome, null, postgres" in message
+    assert "null, otel_client, otel_server, postgres" in message
 
 
 def test_unknown_connector_kind() -> None:

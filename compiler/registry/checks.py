@@ -21,6 +21,7 @@ from .elastic import check_elastic
 from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
 from .net_connectors import check_socket_options
 from .operators import OPERATORS
+from .otel_connectors import check_otel
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .time_connectors import check_crononome
 from .windows import WINDOWS
@@ -66,6 +67,7 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
     span = record_key_span(config_expr, "socket_options", where)
     check_socket_options(entry.name, config.get("socket_options"), span, source)
     check_ws_url(entry.name, config, record_key_span(config_expr, "url", where), source)
+    check_otel(entry.name, params, value_span, record_key_span(config_expr, "url", where), source)
     if entry.name == "crononome":
         check_crononome(config, record_key_span(config_expr, "entries", where), source)
     if entry.name in ("kafka_consumer", "kafka_producer"):

@@ -345,8 +345,6 @@ _UNSUPPORTED = {
         "(or the whole batch job) has run, so the counts can not be events of the same run "
         "exactly. Spark's own metrics cover it: see README, Metrics (Prometheus endpoint)"
     ),
-    "otel_client": _LATER + ": OpenTelemetry's gRPC client on the Python Data Source API",
-    "otel_server": _LATER + ": OpenTelemetry's gRPC server on the Python Data Source API",
     "wal": (
         "a write-ahead log between a connector and a pipeline, replayed until the pipeline acks: "
         "in a tremorc stream Spark's checkpoint (source offsets, server spools, state) is that "

@@ -9,6 +9,12 @@ from __future__ import annotations
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
+from .otel_connectors import (
+    OTEL_ENTRIES,
+    OTEL_ONE_WAY,
+    OTEL_SINK_FACTORIES,
+    OTEL_SOURCE_FACTORIES,
+)
 from .ws_connectors import WS_ENTRIES, WS_ONE_WAY, WS_SINK_FACTORIES, WS_SOURCE_FACTORIES
 
 RT = "runtime_support.connectors.net."
@@ -146,7 +152,7 @@ HTTP_SERVER = Entry(
     doc="source: one event per decoded request body with `$http_server.request` metadata; "
     "each request answered `202` once durably spooled; " + SERVER,
 )
-NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES + WS_ENTRIES + (HTTP_SERVER,)
+NET_ENTRIES = NET_ENTRIES + UNIX_ENTRIES + WS_ENTRIES + (HTTP_SERVER,) + OTEL_ENTRIES
 
 NET_SOURCE_FACTORIES = {
     "http_server": RT + "http_server.HttpServerSource",
@@ -154,6 +160,7 @@ NET_SOURCE_FACTORIES = {
     "tcp_server": RT + "tcp.TcpServerSource",
     "udp_server": RT + "udp.UdpServerSource",
     **WS_SOURCE_FACTORIES,
+    **OTEL_SOURCE_FACTORIES,
 }
 NET_SINK_FACTORIES = {
     "unix_socket_client": RT + "unix_socket.UnixSocketClientSink",
@@ -161,6 +168,7 @@ NET_SINK_FACTORIES = {
     "tcp_client": RT + "tcp.TcpClientSink",
     "udp_client": RT + "udp.UdpClientSink",
     **WS_SINK_FACTORIES,
+    **OTEL_SINK_FACTORIES,
 }
 
 _ONE_WAY = {
@@ -176,6 +184,7 @@ _ONE_WAY.update(
     unix_socket_client="a unix_socket_client is a sink on Spark: its peer's answers are not read",
     unix_socket_server="a unix_socket_server is a source on Spark: it can not answer its clients",
     **WS_ONE_WAY,
+    **OTEL_ONE_WAY,
 )
 _SOCKET_OPTIONS = {
     "tcp_client": ("SO_REUSEPORT", "TCP_NODELAY"),

@@ -21,6 +21,7 @@ from .jdbc import spark_conf as _jdbc_conf
 from .kafka import KafkaSink, KafkaSource
 from .metronome import MetronomeSource
 from .net import NET_SINKS, NET_SOURCES
+from .otel import OtelClientSink, OtelServerSource
 from .s3 import S3Reader, S3Streamer
 from .s3 import spark_conf as _s3_conf
 from .simple import ExitSink, NullConnector
@@ -51,6 +52,7 @@ SOURCES: dict[str, type] = {
     "kafka_consumer": KafkaSource,
     "metronome": MetronomeSource,
     "null": NullConnector,
+    "otel_server": OtelServerSource,
     "postgres": PostgresSource,
     "s3_reader": S3Reader,
     "stdio": StdioSource,
@@ -64,6 +66,7 @@ SINKS: dict[str, type] = {
     "gcs_streamer": GcsStreamer,
     "kafka_producer": KafkaSink,
     "null": NullConnector,
+    "otel_client": OtelClientSink,
     "postgres": JdbcSink,
     "s3_streamer": S3Streamer,
     "stdio": StdioSink,
