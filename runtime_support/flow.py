@@ -56,13 +56,15 @@ class FlowSpec:
 
     ``sources``: ``(connector index, port, graph input stream)``; ``sinks``: ``(graph output
     name, connector index, port)``; ``answered``: the outputs fed by a sink's response ports
-    (written in a second pass, see :mod:`runtime_support.flow_answers`).
+    (written in a second pass, see :mod:`runtime_support.flow_answers`), or by a ``metrics``
+    source (``metrics``: what reports, see :mod:`runtime_support.connectors.metrics`).
     """
 
     connectors: tuple[ConnectorSpec, ...]
     sources: tuple[tuple[int, str, str], ...]
     sinks: tuple[tuple[str, int, str], ...]
     answered: tuple[str, ...] = ()
+    metrics: Any = None
 
 
 def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
@@ -156,7 +158,8 @@ def run_flow(
 ) -> int:
     """Run ``flow`` to completion; returns the exit code (0). Sinks get the events emitted
     before the first one reaching an ``exit`` connector (``ctx.exited`` then set); a sink's
-    responses run a second pass (see :mod:`runtime_support.flow_answers`)."""
+    responses and the final event counts (``metrics``) run a second pass (see
+    :mod:`runtime_support.flow_answers`)."""
     inputs = _inputs(spark, flow, ctx)
     if not inputs:
         return 0
@@ -166,6 +169,10 @@ def run_flow(
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
         answers = _write(flow, first, sinks, ctx, progress)
+        if flow.metrics is not None and not ctx.exited:
+            from .connectors.metrics import metrics_inputs
+
+            answers.update(metrics_inputs(spark, flow.metrics, outputs["#metrics"], ctx))
         if answers and not ctx.exited:
             outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
             second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}

@@ -17,6 +17,7 @@ event of a stream (``flush_at_end``), closing what Tremor's wall-clock ticks eve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -111,6 +112,7 @@ class GraphSpec:
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...]
     output_ports: dict[str, str] = field(default_factory=dict)
     meta_outputs: tuple[str, ...] = ()  # output names whose sinks read ``$`` (see MetaValue)
+    counted: bool = False  # count events per node and port (a flow with a ``metrics`` source)
 
 
 class MetaValue(tuple):
@@ -141,6 +143,8 @@ class Graph:
     ``order`` is every node, upstream first (the tick order and a stage's node ranks).
     With ``members`` (one Spark stage of the job) only those nodes run: an event sent to any
     other node is returned as an exit ``((node, port), Event)`` in its place in emission order.
+    ``counts`` (``spec.counted`` only, else None): events per ``(node, "input"|"output", port)``
+    of the nodes run here; every node is then visited (passthroughs are not skipped).
     """
 
     def __init__(self, spec: GraphSpec, members: Iterable[str] | None = None):
@@ -158,7 +162,11 @@ class Graph:
             self.links.setdefault(src, []).append(dst)
         self.output_set = set(spec.outputs)
         self.output_names = {name: spec.output_ports.get(name, name) for name in spec.outputs}
-        self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
+        self.counts: Counter | None = Counter() if spec.counted else None
+        if self.counts is None:
+            self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
+        else:
+            self.hops = self.links
         self.meta_outputs = frozenset(spec.meta_outputs)
         self.order = _topological(spec)
         self.tick_order = [
@@ -178,6 +186,8 @@ class Graph:
     def deliver(self, node: str, produced: list[Output]) -> list[tuple[Any, Any]]:
         """Run what ``node`` produced outside :meth:`push` (a tick's outputs) down its links."""
         collected: list[tuple[Any, Any]] = []
+        if self.counts is not None:
+            self.counts.update((node, "output", port) for port, _ in produced)
         for out_port, event in produced:
             for dst_node, dst_port in self.links.get((node, out_port), ()):
                 collected.extend(self._run(dst_node, dst_port, event))
@@ -206,8 +216,9 @@ class Graph:
         harness records them), then the error is delivered. Invariant: one error per event.
         ``first``: the outputs of the first node, given instead of running it."""
         returns: list[tuple[Any, Event]] = []
-        hops, ops, output_names = self.hops, self.ops, self.output_names
-        if first is None and type(ops.get(node)) is Passthrough and node not in output_names:
+        hops, ops, output_names, counts = self.hops, self.ops, self.output_names, self.counts
+        skip = counts is None and first is None
+        if skip and type(ops.get(node)) is Passthrough and node not in output_names:
             stack = [(dst, dst_port, event) for dst, dst_port in hops.get((node, "out"), ())]
         else:
             stack = [(node, port, event)]
@@ -225,6 +236,8 @@ class Graph:
                 outputs, first = first, None
             else:
                 outputs = op.process(port, event)
+            if counts is not None and (self.members is None or node in self.members):
+                _count(counts, node, port, outputs)
             for _, produced in outputs:
                 if isinstance(produced, Failure):
                     return _unpacked(returns, self.meta_outputs) + self._failed(node, produced)
@@ -241,6 +254,13 @@ class Graph:
         for dst_node, dst_port in self.links.get((node, "error"), ()):
             out.extend(self._run(dst_node, dst_port, error))
         return out
+
+
+def _count(counts: Counter, node: str, port: str, outputs: list[Output]) -> None:
+    """One event in on ``node``/``port`` and its ``outputs`` (Tremor's ``NodeMetrics``)."""
+    counts[(node, "input", port)] += 1
+    for out_port, _ in outputs:
+        counts[(node, "output", out_port)] += 1
 
 
 def _unpacked(returns: Iterable[tuple[Any, Event]], meta: frozenset) -> list[tuple[Any, Any]]:

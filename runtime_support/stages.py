@@ -43,6 +43,7 @@ __all__ = [
     "END_SEQ",
     "FLUSH_RANK",
     "FLUSH_TARGET",
+    "METRICS_PORT",
     "ROW_SCHEMA",
     "StageSpec",
     "TICK_SEQ",
@@ -58,6 +59,8 @@ TICK_SEQ = END_SEQ - 1
 """``seq`` of what a streaming job's periodic tick emits: after the micro-batch's events."""
 FLUSH_TARGET = "\0\0flush"
 FLUSH_RANK = 2**62
+METRICS_PORT = "#metrics"
+"""The job output of a counted graph's per-partition event counts (``GraphSpec.counted``)."""
 """The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
 BATCH_ROWS = 4096
 
@@ -88,6 +91,8 @@ def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flu
                 yield runner.take()
         if flush and runner.seen:
             runner.final_tick()
+        if runner.graph.counts:
+            runner.counted()
         if runner.rows["seq"]:
             yield runner.take()
 
@@ -153,15 +158,21 @@ class _Runner:
                 continue
             self.seen = True
             if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
-                self._output(seq, [0], "err", text.decode() if type(text) is bytes else text)
+                self._source_error(stream, seq, text.decode() if type(text) is bytes else text)
                 continue
             try:
                 value = decode_line(text)
             except BadLine as bad:
-                self._output(seq, [0], "err", bad.record)
+                self._source_error(stream, seq, bad.record)
                 continue
             event = Event(value, decode_meta(meta), ns if ns is not None else seq, origin)
             self._route(seq, [], self.graph.push(stream, event))
+
+    def _source_error(self, stream: str, seq: int, record: str) -> None:
+        """A source's ``err`` record (counted as its stream's ``err`` output)."""
+        if self.graph.counts is not None and stream in self.stage.members:
+            self.graph.counts[(stream, "output", "err")] += 1
+        self._output(seq, [0], "err", record)
 
     def feed(self, cols: dict[str, list[Any]]) -> None:
         """Rows from upstream stages: events for a member, or job outputs riding along."""
@@ -206,6 +217,16 @@ class _Runner:
             else:
                 produced = op.tick(now)  # type: ignore[attr-defined]
                 self._route(seq, [rank], self.graph.deliver(node, produced))
+
+    def counted(self) -> None:
+        """The partition's event counts as one row on port :data:`METRICS_PORT` (JSON
+        ``[[node, direction, port, count], …]``), summed by the driver (see
+        :mod:`runtime_support.connectors.metrics`); the counts start again from zero."""
+        counts = self.graph.counts
+        assert counts is not None, "only a counted graph reports"
+        items = [[node, way, port, n] for (node, way, port), n in sorted(counts.items())]
+        counts.clear()
+        self._row(END_SEQ, [], -1, METRICS_PORT, None, None, encode_json(items))
 
     def pass_flush(self) -> None:
         """The streaming end-of-input signal, on to every stage this one feeds."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..ir import flow as F
 from ..source import Source
 from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node
+from .deploy_metrics import METRICS_IMPORTS, metrics_expr
 from .job import render_template
 from .query import compile_pipeline
 from .query_select import Emitter
@@ -54,6 +55,9 @@ class _Job:
     emitter: Emitter = field(default_factory=Emitter)
     described: list[str] = field(default_factory=list)  # connector summaries, by index
     writes: list[str] = field(default_factory=list)  # how each connector writes, by index
+    aliases: list[str] = field(default_factory=list)  # ``flow::alias``, by index
+    reports: list[bool] = field(default_factory=list)  # has ``metrics_interval_s``, by index
+    pipelines: list[tuple[str, F.DeployedPipeline]] = field(default_factory=list)  # (flow, p)
 
 
 def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
@@ -80,6 +84,8 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
         job.described.append(_describe(f"{flow.alias}::{alias}", inst.kind, inst.params))
         job.writes.append(_sink_way(inst.kind, inst.params))
         job.kinds.append(inst.kind)
+        job.aliases.append(f"{flow.alias}::{alias}")
+        job.reports.append("metrics_interval_s" in inst.params)
     return job.connectors.index(text)
 
 
@@ -127,6 +133,8 @@ def _connect(job: _Job, flow: F.Flow, conn: F.Connection) -> None:
     if isinstance(src, F.ConnectorEnd):
         assert isinstance(dst, F.PipelineEnd), "a connection joins at least one pipeline"
         stream = f"{flow.alias}/{src.connector}/{src.port}"
+        if any(p.alias == src.connector for p in flow.pipelines):  # not a node of that pipeline
+            stream = f"{flow.alias}/connector::{src.connector}/{src.port}"
         index = _connector_index(job, flow, src.connector)
         if all(s != stream for _, _, s in job.inputs):
             job.inputs.append((index, src.port, stream))
@@ -146,6 +154,7 @@ def _connect(job: _Job, flow: F.Flow, conn: F.Connection) -> None:
 def _add_flow(job: _Job, flow: F.Flow) -> None:
     for pipeline in flow.pipelines:
         _add_pipeline(job, pipeline)
+        job.pipelines.append((flow.alias, pipeline))
     for conn in flow.connections:
         _connect(job, flow, conn)
 
@@ -153,9 +162,9 @@ def _add_flow(job: _Job, flow: F.Flow) -> None:
 def _answered(job: _Job) -> tuple[str, ...]:
     """The outputs fed by a responding sink's ``out``/``err`` ports (the second pass of a
     batch run, see compiler/passes/response_ports.py), in output order."""
-    from ..passes.response_ports import RESPONDERS
+    from ..passes.response_ports import SECOND_PASS
 
-    starts = [s for c, _, s in job.inputs if job.kinds[c] in RESPONDERS]
+    starts = [s for c, _, s in job.inputs if job.kinds[c] in SECOND_PASS]
     nexts: dict[str, list[str]] = {}
     for (src, _), (dst, _) in job.links:
         nexts.setdefault(src, []).append(dst)
@@ -173,21 +182,34 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     ports = tuple(n for n, _, _ in job.outputs)
     nodes = tuple(job.nodes)
     meta = tuple(n for n, c, _ in job.outputs if job.kinds[c] in META_SINKS)
+    metrics = metrics_expr(job)
     graph = graph_expr(
-        inputs=streams, output_ports=ports, nodes=nodes, links=tuple(job.links), meta_ports=meta
+        inputs=streams,
+        output_ports=ports,
+        nodes=nodes,
+        links=tuple(job.links),
+        meta_ports=meta,
+        counted=bool(metrics),
     )
     answered = _answered(job)
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
         f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r}"
         + (f", answered={answered!r}" if answered else "")
+        + (f", metrics={metrics}" if metrics else "")
         + ")"
     )
     return render_template(
         "flow_job.py.j2",
         source_name=source.name,
         job_name=job_name,
-        imports=(*sorted(job.imports), *GRAPH_IMPORTS, *PLAN_IMPORTS, *FLOW_IMPORTS),
+        imports=(
+            *sorted(job.imports),
+            *GRAPH_IMPORTS,
+            *PLAN_IMPORTS,
+            *FLOW_IMPORTS,
+            *(METRICS_IMPORTS if metrics else ()),
+        ),
         sources=tuple(job.sources),
         blocks=tuple(job.blocks),
         graph=graph,
@@ -196,7 +218,13 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         description=repr(f"Tremor flow {source.name} on Spark"),
         run_doc=RUN_DOC,
         native=False,
-        **plan_context(streams=streams, output_ports=ports, nodes=nodes, links=tuple(job.links)),
+        **plan_context(
+            streams=streams,
+            output_ports=ports,
+            nodes=nodes,
+            links=tuple(job.links),
+            counted=bool(metrics),
+        ),
     )
 
 

@@ -37,9 +37,11 @@ def graph_expr(
     nodes: tuple[NodeCode, ...],
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
     meta_ports: tuple[str, ...] = (),
+    counted: bool = False,
 ) -> str:
-    """``GraphSpec(...)`` source text (``meta_ports``: outputs whose sinks read ``$``, omitted
-    when none, so other jobs' text is unchanged)."""
+    """``GraphSpec(...)`` source text (``meta_ports``: outputs whose sinks read ``$``;
+    ``counted``: a flow with a ``metrics`` source; both omitted when unset, so other jobs' text
+    is unchanged)."""
     node_lines = "".join(
         f"NodeSpec(name={n.name!r}, factory={n.factory}, stateful={n.stateful!r}"
         + (f", keyer={n.keyer}" if n.keyer else "")
@@ -53,6 +55,7 @@ def graph_expr(
         f"GraphSpec(inputs={inputs!r}, outputs={outputs!r}, nodes=({node_lines}), "
         f"links=({link_lines}), output_ports={mapping!r}"
         + (f", meta_outputs={tuple(meta_ports)!r}" if meta_ports else "")
+        + (", counted=True" if counted else "")
         + ")"
     )
 

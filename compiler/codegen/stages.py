@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from ..ir.scope import Stateless
 from ..plan import run_phases
 from ..plan.model import Edge, Hash, Plan, PlanNode, Single, Source, show_partitioning
+from runtime_support.stages import METRICS_PORT
+
 from .graph import NodeCode, output_node
 
 Link = tuple[tuple[str, str], tuple[str, str]]
@@ -216,16 +218,23 @@ def plan_context(
     output_ports: tuple[str, ...],
     nodes: tuple[NodeCode, ...],
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
+    counted: bool = False,
 ) -> dict[str, object]:
     """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
     streams (``repr``), the stages (``STAGES`` and each stage's DataFrame with its comment) and
-    per sorted output port (``err`` always: undecodable input goes there) the stages holding it."""
+    per sorted output port (``err`` always: undecodable input goes there) the stages holding it.
+    ``counted``: every stage also holds the port ``#metrics`` (its event counts) and is kept."""
     ports = sorted(set(output_ports) | {"err"})
     plan = job_plan(streams, nodes, links)
     collectors = {output_node(p): p for p in output_ports}
     codes = stage_codes(plan, links, collectors, streams)
+    context = stage_context(plan, codes, ports)
+    if counted:
+        context["outputs"].append((repr(METRICS_PORT), [f"stage{c.index}" for c in codes]))
+        for stage in context["stages"]:
+            stage["persist"] = True
     return {
         "streams": [repr(stream) for stream in streams],
         "stages_expr": stages_expr(codes),
-        **stage_context(plan, codes, ports),
+        **context,
     }

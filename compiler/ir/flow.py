@@ -58,10 +58,12 @@ class Connector:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeployedPipeline:
-    """``create pipeline alias``: its instantiated graph."""
+    """``create pipeline alias``: its instantiated graph; ``reports``: its definition has
+    ``#!config metrics_interval_s`` (its counts go to a ``metrics`` connector)."""
 
     alias: str
     graph: PipelineGraph
+    reports: bool = False
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 

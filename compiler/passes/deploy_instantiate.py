@@ -40,7 +40,10 @@ def _pipeline(
         into_ports=_ports(tuple(p.name for p in defn.into_ports), DEFAULT_INTO),
         node_prefix=f"{flow}/{inst.alias}/",
     )
-    return F.DeployedPipeline(alias=inst.alias, graph=graph, span=inst.create.span)
+    reports = any(d.key.name == "metrics_interval_s" for d in defn.config)
+    return F.DeployedPipeline(
+        alias=inst.alias, graph=graph, reports=reports, span=inst.create.span
+    )
 
 
 def _endpoint_error(end: D.Endpoint, what: str, source: Source) -> CompileError:

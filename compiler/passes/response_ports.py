@@ -17,6 +17,9 @@ from ..source import Source
 
 #: Sink kinds whose ``out``/``err`` ports carry responses (the runtime's ``responses`` sinks).
 RESPONDERS = frozenset({"elastic"})
+#: Source kinds whose events come in the second pass too: ``metrics`` emits the first pass's
+#: final event counts (runtime_support/connectors/metrics.py).
+SECOND_PASS = RESPONDERS | {"metrics"}
 
 
 def _downstream(flow: F.Flow, starts: list[F.Connection]) -> set[str]:
@@ -43,7 +46,7 @@ def check_response_ports(flow: F.Flow, source: Source) -> None:
 
     def answers(conn: F.Connection) -> bool:
         end = conn.source
-        return isinstance(end, F.ConnectorEnd) and kinds.get(end.connector) in RESPONDERS
+        return isinstance(end, F.ConnectorEnd) and kinds.get(end.connector) in SECOND_PASS
 
     replies = [c for c in flow.connections if answers(c)]
     if not replies:
@@ -54,9 +57,10 @@ def check_response_ports(flow: F.Flow, source: Source) -> None:
         second = _downstream(flow, [conn])
         both = sorted(second & first)
         if both:
+            what = "responses" if kinds[conn.source.connector] in RESPONDERS else "metrics events"
             message = (
-                f"The pipeline `{both[0]}` gets the responses of `{conn.source.connector}` and "
-                "events of a source: tremorc runs the responses in a second pass over the "
+                f"The pipeline `{both[0]}` gets the {what} of `{conn.source.connector}` and "
+                f"events of a source: tremorc runs the {what} in a second pass over the "
                 "pipelines they feed, so those pipelines can not also read a source"
             )
             raise CompileError(message, conn.span, source=source)

@@ -35,9 +35,17 @@ WITH_KEYS = (
     Key(
         name="metrics_interval_s",
         type="unsigned",
-        doc="accepted; no effect (no `metrics` connector on Spark)",
+        doc="set: the connector reports its event counts to the `metrics` connector (batch: "
+        "once, the final counts); the interval itself is not used",
     ),
     Key(name="reconnect", type="string|record", doc="accepted; batch sources never reconnect"),
+)
+
+METRICS_DOC = (
+    "source: Tremor's metrics events (`events` per node and port of the pipelines with "
+    "`#!config metrics_interval_s`, `connector_events` of the connectors with "
+    "`metrics_interval_s`); batch: the final counts, after the other sinks are written, through "
+    "the pipelines it feeds (a second pass); counted on the executors (README, Metrics)"
 )
 
 #: Config keys Tremor's exit connector has and a batch job cannot honour (see README).
@@ -294,6 +302,12 @@ _SUPPORTED = (
             doc="source (mode `read`) or sink",
         ),
         Entry(
+            name="metrics",
+            factory=RT + "metrics.MetricsSource",
+            ports=("out", "err"),
+            doc=METRICS_DOC,
+        ),
+        Entry(
             name="metronome",
             keys=(Key(name="interval", type="unsigned", required=True, doc="ns between events"),),
             factory=RT + "metronome.MetronomeSource",
@@ -339,12 +353,6 @@ _UNSUPPORTED = {
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "gpubsub_producer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "kv": "an embedded key-value store with command events",
-    "metrics": (
-        "Tremor's runtime feeds every node's per-port event counts back into the flow through "
-        "this source while the flow runs; a Spark job knows its counts only after a micro-batch "
-        "(or the whole batch job) has run, so the counts can not be events of the same run "
-        "exactly. Spark's own metrics cover it: see README, Metrics (Prometheus endpoint)"
-    ),
     "wal": (
         "a write-ahead log between a connector and a pipeline, replayed until the pipeline acks: "
         "in a tremorc stream Spark's checkpoint (source offsets, server spools, state) is that "
@@ -362,6 +370,7 @@ CONNECTORS = Registry(
 SOURCE_FACTORIES = {
     "file": RT + "file.FileSource",
     "kafka_consumer": RT + "kafka.KafkaSource",
+    "metrics": RT + "metrics.MetricsSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.PostgresSource",

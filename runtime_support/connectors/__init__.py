@@ -19,6 +19,7 @@ from .gcs import spark_conf as _gcs_conf
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
 from .kafka import KafkaSink, KafkaSource
+from .metrics import MetricsSource
 from .metronome import MetronomeSource
 from .net import NET_SINKS, NET_SOURCES
 from .otel import OtelClientSink, OtelServerSource
@@ -50,6 +51,7 @@ SOURCES: dict[str, type] = {
     "crononome": CrononomeSource,
     "file": FileSource,
     "kafka_consumer": KafkaSource,
+    "metrics": MetricsSource,
     "metronome": MetronomeSource,
     "null": NullConnector,
     "otel_server": OtelServerSource,
