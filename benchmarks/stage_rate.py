@@ -59,8 +59,8 @@ def main() -> None:
         start = time.process_time()
         rows = sum(batch.num_rows for batch in mapper(iter(batches)))
         best = min(best, time.process_time() - start)
-    counted = " (counted)" if args.counted else ""
-    print(f"{args.workload}{counted}: {args.events} events -> {rows} rows, {args.events / best:,.0f} ev/s")
+    name = args.workload + (" (counted)" if args.counted else "")
+    print(f"{name}: {args.events} events -> {rows} rows, {args.events / best:,.0f} ev/s")
 
 
 if __name__ == "__main__":

@@ -172,7 +172,12 @@ def test_events_have_tremors_shape() -> None:
     ns = 1650402845610254000
 
     def ev(measurement: str, tags: dict, count: int) -> dict:
-        return {"measurement": measurement, "tags": tags, "fields": {"count": count}, "timestamp": ns}
+        return {
+            "measurement": measurement,
+            "tags": tags,
+            "fields": {"count": count},
+            "timestamp": ns,
+        }
 
     def pipe(name: str, way: str, port: str, count: int) -> dict:
         tags = {"pipeline": "f::p", "node": name, "direction": way, "port": port}

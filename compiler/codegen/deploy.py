@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ..ir import flow as F
 from ..source import Source
-from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node
 from .deploy_metrics import METRICS_IMPORTS, metrics_expr
+from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node
 from .job import render_template
 from .query import compile_pipeline
 from .query_select import Emitter

@@ -17,11 +17,11 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
+from runtime_support.stages import METRICS_PORT
+
 from ..ir.scope import Stateless
 from ..plan import run_phases
 from ..plan.model import Edge, Hash, Plan, PlanNode, Single, Source, show_partitioning
-from runtime_support.stages import METRICS_PORT
-
 from .graph import NodeCode, output_node
 
 Link = tuple[tuple[str, str], tuple[str, str]]

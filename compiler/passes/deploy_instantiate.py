@@ -41,9 +41,7 @@ def _pipeline(
         node_prefix=f"{flow}/{inst.alias}/",
     )
     reports = any(d.key.name == "metrics_interval_s" for d in defn.config)
-    return F.DeployedPipeline(
-        alias=inst.alias, graph=graph, reports=reports, span=inst.create.span
-    )
+    return F.DeployedPipeline(alias=inst.alias, graph=graph, reports=reports, span=inst.create.span)
 
 
 def _endpoint_error(end: D.Endpoint, what: str, source: Source) -> CompileError:
