@@ -51,6 +51,7 @@ from .connectors.file import (
     encoded_text,
     spark_path,
 )
+from .connectors.metrics_stream import MetricsRecorder
 from .connectors.metronome import MetronomeSource
 from .connectors.simple import ExitSink, NullConnector
 from .connectors.stdio import StdioSink
@@ -341,6 +342,7 @@ class FlowStreamSink:
             elif isinstance(sink, ExitSink):
                 self.exits.append(name)
         self.exited = os.path.exists(os.path.join(checkpoint, EXITED))
+        self.metrics = None if flow.metrics is None else MetricsRecorder(flow.metrics, checkpoint)
 
     def clear(self) -> None:
         """A new checkpoint: ``write``/``truncate`` file sinks start from an empty folder."""
@@ -357,6 +359,8 @@ class FlowStreamSink:
             return
         frame = frame.persist()
         try:
+            if self.metrics is not None:  # before an exit cuts the counts off
+                self.metrics.record(frame, batch_id)
             stop = None
             if self.exits:
                 stop = exit_position([frame.filter(F.col("port").isin(self.exits))])

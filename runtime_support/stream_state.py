@@ -297,6 +297,8 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
         return bool(self.whole)
 
     def _take(self) -> Any:
+        if self.runner.graph.counts:  # a flow with a metrics source: what it counted since
+            self.runner.counted()
         if self.runner.rows["seq"]:
             yield self.runner.take().to_pandas()
 

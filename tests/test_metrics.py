@@ -273,3 +273,55 @@ def test_system_metrics_integration(spark, tmp_path: Path, monkeypatch) -> None:
     last = {"source_out": 12, "source_err": 0, "pipeline_in": 12, "pipeline_out": 12}
     assert console[-1] == {**last, "sink_in": 0}
     assert {"EXIT": "NOW"} not in console
+
+
+STREAM_EXIT = """
+  define connector stop from exit;
+  create connector stop;
+  define pipeline done
+  pipeline
+    # The last snapshot (the source's err counted): an exit cuts the events after it (the
+    # output connector's count, 2 since the second file) in the micro-batch.
+    select {"EXIT": "NOW"} from in
+    where event.measurement == "connector_events" and event.tags["connector"] == "main::input"
+      and event.tags.port == "err" and event.fields.count == 1
+    into out;
+  end;
+  create pipeline done;
+  connect /connector/metrics to /pipeline/done;
+  connect /pipeline/done/out to /connector/stop;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path) -> None:
+    """A stream of three files (one per micro-batch): each micro-batch's counts are added up
+    and emitted in a later micro-batch; the flow exits once the source's err count (the third
+    file) is reported. The last (largest) count per node and port is the batch run's."""
+    import os
+
+    from runtime_support.stream_flow import run_stream_flow
+    from tests.test_stream_flow import stream_args
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for number, chunk in enumerate((LINES[:2], LINES[2:4], LINES[4:])):
+        path = folder / f"f{number}.json"
+        path.write_text("".join(line + "\n" for line in chunk))
+        os.utime(path, (1_700_000_000 + number, 1_700_000_000 + number))
+    text = FLOW.replace("end;\ndeploy flow main;\n", STREAM_EXIT)
+    module = build(
+        text, IN=folder, OUT=tmp_path / "out", ERR=tmp_path / "errs", METRICS=tmp_path / "m"
+    )
+    args = stream_args(tmp_path / "ck", trigger="500ms", flush=False)
+    sink = run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+    assert sink.exited
+    got = lines_of(tmp_path / "m")
+    last: dict[str, int] = {}
+    for event in got:
+        key = json.dumps(event["tags"], sort_keys=True)
+        assert event["count"] >= last.get(key, 0)  # totals only grow
+        last[key] = event["count"]
+    assert last == {json.dumps(e["tags"], sort_keys=True): e["count"] for e in EXPECTED}

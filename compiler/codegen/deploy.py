@@ -56,7 +56,7 @@ class _Job:
     described: list[str] = field(default_factory=list)  # connector summaries, by index
     writes: list[str] = field(default_factory=list)  # how each connector writes, by index
     aliases: list[str] = field(default_factory=list)  # ``flow::alias``, by index
-    reports: list[bool] = field(default_factory=list)  # has ``metrics_interval_s``, by index
+    reports: list[int | None] = field(default_factory=list)  # metrics_interval_s, by index
     pipelines: list[tuple[str, F.DeployedPipeline]] = field(default_factory=list)  # (flow, p)
 
 
@@ -85,7 +85,7 @@ def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
         job.writes.append(_sink_way(inst.kind, inst.params))
         job.kinds.append(inst.kind)
         job.aliases.append(f"{flow.alias}::{alias}")
-        job.reports.append("metrics_interval_s" in inst.params)
+        job.reports.append(inst.params.get("metrics_interval_s"))
     return job.connectors.index(text)
 
 

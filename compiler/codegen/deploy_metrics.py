@@ -33,7 +33,7 @@ def _sources(job: Any) -> tuple:
     """``(flow, tag, ((stream, port), …))`` per reporting source connector."""
     streams: dict[int, list[tuple[str, str]]] = {}
     for conn, port, stream in job.inputs:
-        if job.reports[conn] and job.kinds[conn] != "metrics":
+        if job.reports[conn] is not None and job.kinds[conn] != "metrics":
             streams.setdefault(conn, []).append((stream, port))
     return tuple(
         (job.aliases[c].split("::")[0], job.aliases[c], tuple(pairs))
@@ -45,7 +45,7 @@ def _sinks(job: Any) -> tuple:
     """``(flow, tag, port, ((node, port), …))`` per reporting sink port."""
     found = []
     for name, conn, port in job.outputs:
-        if job.reports[conn]:
+        if job.reports[conn] is not None:
             target = (output_node(name), "in")
             feeders = tuple(src for src, dst in job.links if dst == target)
             found.append((job.aliases[conn].split("::")[0], job.aliases[conn], port, feeders))
@@ -57,7 +57,8 @@ def metrics_expr(job: Any) -> str:
     streams = tuple(s for c, _, s in job.inputs if job.kinds[c] == "metrics")
     if not streams:
         return ""
+    intervals = [i for i, k in zip(job.reports, job.kinds, strict=True) if i and k != "metrics"]
     return (
         f"MetricsSpec(pipelines={_pipelines(job)!r}, sources={_sources(job)!r}, "
-        f"sinks={_sinks(job)!r}, streams={streams!r})"
+        f"sinks={_sinks(job)!r}, streams={streams!r}, interval_s={min(intervals, default=0)!r})"
     )

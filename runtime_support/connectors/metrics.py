@@ -45,22 +45,31 @@ class MetricsSpec:
     ((stream, port), …))`` per reporting source connector (its graph input streams and their
     connector port). ``sinks``: ``(flow, tag, port, ((node, port), …))`` per reporting sink
     port, with the node ports linked into it. ``streams``: the metrics connectors' streams.
+    ``interval_s``: a stream emits at most that often (the smallest ``metrics_interval_s`` of
+    the reporting connectors; 0: every micro-batch whose counts changed).
     """
 
     pipelines: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     sources: tuple[tuple[str, str, Ports], ...]
     sinks: tuple[tuple[str, str, str, Ports], ...]
     streams: tuple[str, ...]
+    interval_s: int = 0
 
 
 class MetricsSource:
-    """Emits nothing while the flow runs (batch: see :func:`metrics_inputs`)."""
+    """Batch: emits nothing while the flow runs (see :func:`metrics_inputs`); stream: the
+    counts of earlier micro-batches (:mod:`runtime_support.connectors.metrics_stream`)."""
 
     def __init__(self, spec: ConnectorSpec) -> None:
         self.spec = spec
 
     def read(self, spark: Any, ctx: RunContext) -> Any:
         return rows_frame(spark, [])
+
+    def stream(self, spark: Any, args: Any, start_ns: int) -> Any:
+        from .metrics_stream import metrics_stream
+
+        return metrics_stream(spark, args.checkpoint, args.ingest_ns)
 
 
 def totals(rows: Iterable[str]) -> Counter:
