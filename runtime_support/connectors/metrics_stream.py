@@ -159,4 +159,3 @@ def _register(spark: Any) -> None:
     if id(spark) not in _REGISTERED:
         spark.dataSource.register(_source_class())
         _REGISTERED.add(id(spark))
-
