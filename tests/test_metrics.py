@@ -325,3 +325,14 @@ def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path) -> None
         assert event["count"] >= last.get(key, 0)  # totals only grow
         last[key] = event["count"]
     assert last == {json.dumps(e["tags"], sort_keys=True): e["count"] for e in EXPECTED}
+
+
+def test_custom_metrics_into_the_connector_are_rejected() -> None:
+    text = FLOW.replace(
+        "connect /pipeline/report/out to /connector/mout;",
+        "connect /pipeline/report/out to /connector/mout;\n"
+        "  connect /pipeline/main/out to /connector/metrics;",
+    )
+    with pytest.raises(CompileError, match="takes no custom metrics") as err:
+        build(text, IN="i", OUT="o", ERR="e", METRICS="m")
+    assert "/connector/metrics" in filled(text)[err.value.span.start - 20 : err.value.span.end + 20]

@@ -97,6 +97,12 @@ def _connection(
         return F.Connection(
             source=origin, target=_pipe_end(pipes, conn.to, "inputs", source), span=conn.span
         )
+    if kinds[conn.to.alias.name] == "metrics":
+        message = (
+            "The metrics connector takes no custom metrics in tremorc (its `in` port): it "
+            "emits the flow's event counts on `out` (README, Metrics)"
+        )
+        raise _endpoint_error(conn.to, message, source)
     sink = F.ConnectorEnd(connector=conn.to.alias.name, port=conn.to_port)
     return F.Connection(source=origin, target=sink, span=conn.span)
 
