@@ -143,8 +143,8 @@ class Graph:
     ``order`` is every node, upstream first (the tick order and a stage's node ranks).
     With ``members`` (one Spark stage of the job) only those nodes run: an event sent to any
     other node is returned as an exit ``((node, port), Event)`` in its place in emission order.
-    ``counts`` (``spec.counted`` only, else None): events per ``(node, "input"|"output", port)``
-    of the nodes run here; every node is then visited (passthroughs are not skipped).
+    ``counts`` (``spec.counted`` only, else None): events out per ``(node, port)`` of the nodes
+    run here (a stream's ``out``: the events pushed in); :meth:`node_counts` derives the rest.
     """
 
     def __init__(self, spec: GraphSpec, members: Iterable[str] | None = None):
@@ -163,10 +163,7 @@ class Graph:
         self.output_set = set(spec.outputs)
         self.output_names = {name: spec.output_ports.get(name, name) for name in spec.outputs}
         self.counts: Counter | None = Counter() if spec.counted else None
-        if self.counts is None:
-            self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
-        else:
-            self.hops = self.links
+        self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
         self.meta_outputs = frozenset(spec.meta_outputs)
         self.order = _topological(spec)
         self.tick_order = [
@@ -187,7 +184,7 @@ class Graph:
         """Run what ``node`` produced outside :meth:`push` (a tick's outputs) down its links."""
         collected: list[tuple[Any, Any]] = []
         if self.counts is not None:
-            self.counts.update((node, "output", port) for port, _ in produced)
+            self.counts.update((node, port) for port, _ in produced)
         for out_port, event in produced:
             for dst_node, dst_port in self.links.get((node, out_port), ()):
                 collected.extend(self._run(dst_node, dst_port, event))
@@ -217,8 +214,9 @@ class Graph:
         ``first``: the outputs of the first node, given instead of running it."""
         returns: list[tuple[Any, Event]] = []
         hops, ops, output_names, counts = self.hops, self.ops, self.output_names, self.counts
-        skip = counts is None and first is None
-        if skip and type(ops.get(node)) is Passthrough and node not in output_names:
+        if first is None and type(ops.get(node)) is Passthrough and node not in output_names:
+            if counts is not None:  # a stream or a stage's passthrough entry
+                counts[(node, "out")] += 1
             stack = [(dst, dst_port, event) for dst, dst_port in hops.get((node, "out"), ())]
         else:
             stack = [(node, port, event)]
@@ -236,22 +234,38 @@ class Graph:
                 outputs, first = first, None
             else:
                 outputs = op.process(port, event)
-            if counts is not None:  # Tremor's NodeMetrics: inline, the hot path
-                counts[(node, "input", port)] += 1
-                for out_port, _ in outputs:
-                    counts[(node, "output", out_port)] += 1
             for _, produced in outputs:
                 if isinstance(produced, Failure):
                     return _unpacked(returns, self.meta_outputs) + self._failed(node, produced)
             for out_port, produced in outputs:
+                if counts is not None:  # Tremor's NodeMetrics (inputs: see node_counts)
+                    counts[(node, out_port)] += 1
                 for dst_node, dst_port in hops.get((node, out_port), ()):
                     stack.append((dst_node, dst_port, produced))
         returns.reverse()
         return _unpacked(returns, self.meta_outputs)
 
+    def node_counts(self, members: Iterable[str]) -> Counter:
+        """``(node, "input"|"output", port)`` counts of what ``members`` emitted: their
+        outputs, and per link the input of its target (Tremor counts an input when it pushes
+        the event, whatever then runs); a passthrough the run skipped forwards its input."""
+        keep = frozenset(members)
+        todo = [(key, n) for key, n in self.counts.items() if key[0] in keep]  # type: ignore
+        found: Counter = Counter()
+        while todo:
+            (node, port), n = todo.pop()
+            found[(node, "output", port)] += n
+            for dst, dst_port in self.links.get((node, port), ()):
+                found[(dst, "input", dst_port)] += n
+                if type(self.ops.get(dst)) is Passthrough and dst not in self.output_names:
+                    todo.append(((dst, "out"), n))
+        return found
+
     def _failed(self, node: str, error: Event) -> list[tuple[Any, Any]]:
         """The failed operator's error, run down its ``error`` links (a job's ``error_log``)."""
         out: list[tuple[str, Any]] = []
+        if self.counts is not None:
+            self.counts[(node, "error")] += 1
         error = Event(error.value, error.meta, error.ingest_ns, error.origin_uri)
         for dst_node, dst_port in self.links.get((node, "error"), ()):
             out.extend(self._run(dst_node, dst_port, error))

@@ -171,7 +171,7 @@ class _Runner:
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""
         if self.graph.counts is not None:
-            self.graph.counts[(stream, "output", "err")] += 1
+            self.graph.counts[(stream, "err")] += 1
         self._output(seq, [0], "err", record)
 
     def feed(self, cols: dict[str, list[Any]]) -> None:
@@ -222,14 +222,11 @@ class _Runner:
         """The partition's event counts as one row on port :data:`METRICS_PORT` (JSON
         ``[[node, direction, port, count], …]``), summed by the driver (see
         :mod:`runtime_support.connectors.metrics`); the counts start again from zero."""
-        counts, members = self.graph.counts, self.stage.members
-        assert counts is not None, "only a counted graph reports"
-        items = [
-            [node, way, port, n]
-            for (node, way, port), n in sorted(counts.items())
-            if node in members  # an input stream is a passthrough in every stage's graph
-        ]
-        counts.clear()
+        assert self.graph.counts is not None, "only a counted graph reports"
+        # an input stream is a passthrough in every stage's graph: members only
+        counts = self.graph.node_counts(self.stage.members)
+        items = [[node, way, port, n] for (node, way, port), n in sorted(counts.items())]
+        self.graph.counts.clear()
         self._row(END_SEQ, [], -1, METRICS_PORT, None, None, encode_json(items))
 
     def pass_flush(self) -> None:

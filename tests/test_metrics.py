@@ -200,8 +200,9 @@ def test_totals_sum_partition_rows() -> None:
 
 
 def test_only_a_counted_graph_counts(tmp_path: Path) -> None:
-    """A counted graph counts every node it runs (passthroughs too); a job without a metrics
-    source is not counted (its graph is the one it had before)."""
+    """A counted graph counts each node's outputs as it runs; the inputs (and passthroughs,
+    which it skips) follow from the links. A job without a metrics source is not counted (its
+    graph is the one it had before)."""
     paths = {k: tmp_path / k for k in ("IN", "OUT", "ERR", "METRICS")}
     module = build(FLOW, **paths)
     assert module.GRAPH.counted
@@ -209,10 +210,18 @@ def test_only_a_counted_graph_counts(tmp_path: Path) -> None:
     for value in ({"keep": True}, {"keep": False}, {}):
         graph.push("main/input/out", Event(value, {}, 0))
     assert graph.counts is not None
-    assert graph.counts[("main/main/#select1", "input", "in")] == 3
-    assert graph.counts[("main/main/#select1", "output", "out")] == 1
-    assert graph.counts[("main/main/#select1", "output", "error")] == 1
-    assert graph.counts[("main/main/process", "output", "out")] == 1
+    assert graph.counts[("main/input/out", "out")] == 3
+    assert graph.counts[("main/main/#select1", "error")] == 1
+    counts = graph.node_counts([*(n.name for n in module.GRAPH.nodes), "main/input/out"])
+    assert counts[("main/input/out", "output", "out")] == 3
+    assert counts[("main/main/in", "output", "out")] == 3
+    assert counts[("main/main/#select1", "input", "in")] == 3
+    assert counts[("main/main/#select1", "output", "out")] == 1
+    assert counts[("main/main/#select1", "output", "error")] == 1
+    assert counts[("main/main/process", "input", "in")] == 1
+    assert counts[("main/main/process", "output", "out")] == 1
+    assert counts[("main/main/out", "input", "in")] == 1
+    assert counts[("main/main/err", "input", "in")] == 1
     plain = FLOW.replace("connect /connector/metrics to /pipeline/report;", "")
     plain = plain.replace("connect /pipeline/report/out to /connector/mout;", "")
     other = build(plain, **paths)
