@@ -59,9 +59,9 @@ TICK_SEQ = END_SEQ - 1
 """``seq`` of what a streaming job's periodic tick emits: after the micro-batch's events."""
 FLUSH_TARGET = "\0\0flush"
 FLUSH_RANK = 2**62
+"""The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
 METRICS_PORT = "#metrics"
 """The job output of a counted graph's per-partition event counts (``GraphSpec.counted``)."""
-"""The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
 BATCH_ROWS = 4096
 
 

@@ -345,3 +345,13 @@ def test_custom_metrics_into_the_connector_are_rejected() -> None:
     with pytest.raises(CompileError, match="takes no custom metrics") as err:
         build(text, IN="i", OUT="o", ERR="e", METRICS="m")
     assert "/connector/metrics" in filled(text)[err.value.span.start - 20 : err.value.span.end + 20]
+
+
+def test_metrics_and_flow_events_can_not_share_a_sink() -> None:
+    text = FLOW.replace(
+        "connect /pipeline/report/out to /connector/mout;",
+        "connect /pipeline/report/out to /connector/mout;\n"
+        "  connect /pipeline/report/out to /connector/output;",
+    )
+    with pytest.raises(CompileError, match="The connector `output` gets the metrics events"):
+        build(text, IN="i", OUT="o", ERR="e", METRICS="m")

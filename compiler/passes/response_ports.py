@@ -64,6 +64,8 @@ def check_response_ports(flow: F.Flow, source: Source) -> None:
                 "pipelines they feed, so those pipelines can not also read a source"
             )
             raise CompileError(message, conn.span, source=source)
+        if kinds[conn.source.connector] == "metrics":
+            _check_sinks(flow, first, second, conn, source)
         for other in flow.connections:
             dst, src = other.target, other.source
             feeds = isinstance(src, F.PipelineEnd) and src.pipeline in second
@@ -74,3 +76,28 @@ def check_response_ports(flow: F.Flow, source: Source) -> None:
                     "responses (no responses to responses)"
                 )
                 raise CompileError(message, conn.span, source=source)
+
+
+def _check_sinks(
+    flow: F.Flow, first: set[str], second: set[str], conn: F.Connection, source: Source
+) -> None:
+    """A connector written by the metrics pipelines (``second``) is not also written by the
+    pipelines of the first pass: its first-pass events would not be written."""
+
+    def fed(pipes: set[str]) -> set[str]:
+        return {
+            c.target.connector
+            for c in flow.connections
+            if isinstance(c.source, F.PipelineEnd)
+            and c.source.pipeline in pipes
+            and isinstance(c.target, F.ConnectorEnd)
+        }
+
+    both = sorted(fed(second) & fed(first))
+    if both:
+        message = (
+            f"The connector `{both[0]}` gets the metrics events of `{conn.source.connector}` "
+            "and events of the other pipelines: tremorc writes the metrics in a second pass "
+            "after the flow's other sinks, so give the metrics a connector of their own"
+        )
+        raise CompileError(message, conn.span, source=source)
