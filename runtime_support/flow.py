@@ -30,6 +30,7 @@ from .connectors import (
     check_inputs,
     jar_conf,
 )
+from .flow_answers import merge_passes
 from .job import (
     add_flush_option,
     add_ingest_ns_option,
@@ -168,29 +169,42 @@ def run_flow(
     with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
-        answers = _write(flow, first, sinks, ctx, progress)
+        # Pass one's events of the sinks pass two feeds too: written with pass two's.
+        held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
+        answers = _write(flow, first, sinks, ctx, progress, held)
         if flow.metrics is not None and not ctx.exited:
             from .connectors.metrics import metrics_inputs
 
             answers.update(metrics_inputs(spark, flow.metrics, outputs["#metrics"], ctx))
+        second = {}
         if answers and not ctx.exited:
             outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
             second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
-            _write(flow, second, sinks, ctx, progress)
+        if held or second:
+            _write(flow, merge_passes(held, second), sinks, ctx, progress)
     return 0
 
 
 def _write(
-    flow: FlowSpec, outputs: dict[str, Any], sinks: dict, ctx: RunContext, progress: Any
+    flow: FlowSpec,
+    outputs: dict[str, Any],
+    sinks: dict,
+    ctx: RunContext,
+    progress: Any,
+    held: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write ``outputs`` (up to the first ``exit`` event); the input streams of the response
-    ports of the sinks that answer."""
+    """Write ``outputs`` (up to the first ``exit`` event, in them or in ``held``: outputs
+    written later, cut here too); the input streams of the response ports of the sinks that
+    answer."""
     from .flow_answers import answer_ports, response_inputs
 
-    stop = exit_position([f for n, f in outputs.items() if sinks[n][0].stops])
+    held = held if held is not None else {}
+    stops = {**outputs, **held}
+    stop = exit_position([f for n, f in stops.items() if sinks[n][0].stops])
     ctx.exited = stop is not None
     if stop is not None:
         outputs = {name: before(frame, stop) for name, frame in outputs.items()}
+        held.update({name: before(frame, stop) for name, frame in held.items()})
     replies = answer_ports(flow)
     conn_of = {name: conn for name, conn, _ in flow.sinks}
     answers: dict[str, Any] = {}

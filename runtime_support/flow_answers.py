@@ -9,6 +9,10 @@ are sent once, whatever reads them). Pass two runs the graph on those rows and w
 pipeline is in both passes. Each response stream is numbered in the emission order of the
 requests (``(seq, sub)``); its ``ingest_ns`` follows ``--ingest-ns`` as a source's does; its
 ``origin`` is null (Tremor's is ``elastic://<cluster name>``).
+
+A sink fed by both passes (an ``err`` file that gets a source pipeline's errors and the
+responses' pipeline's) gets the events of pass one first, then those of pass two: pass two's
+``seq`` is shifted by :data:`PASS_TWO` (pass one's are below it) when the two are merged.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ from typing import Any
 
 from .connectors import RunContext
 
-__all__ = ["answer_ports", "response_inputs"]
+__all__ = ["PASS_TWO", "answer_ports", "merge_passes", "response_inputs"]
+
+#: Added to the ``seq`` of pass two's events where a sink also gets pass one's (whose ``seq``,
+#: a source position times the number of sources, stays below it).
+PASS_TWO = 1 << 62
 
 
 def answer_ports(flow: Any) -> dict[int, list[tuple[str, str]]]:
@@ -56,6 +64,20 @@ def response_inputs(responses: Any, ports: list[tuple[str, str]], ctx: RunContex
             "meta",
         )
     return inputs
+
+
+def merge_passes(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """The frames of the sinks ``second`` (pass two) and ``first`` (pass one, the sinks both
+    passes feed): pass one's events, then pass two's (``seq`` shifted by :data:`PASS_TWO`)."""
+    from pyspark.sql import functions as F
+
+    merged = dict(first)
+    for name, frame in second.items():
+        later = frame.withColumn("seq", F.col("seq") + F.lit(PASS_TWO))
+        merged[name] = (
+            later if name not in first else first[name].unionByName(later, allowMissingColumns=True)
+        )
+    return merged
 
 
 def check_stream(flow: Any) -> None:

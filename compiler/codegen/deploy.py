@@ -34,9 +34,9 @@ RUN_DOC = (
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
-#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``, ``$binary``):
-#: their outputs carry it (``GraphSpec.meta_outputs``).
-META_SINKS = frozenset({"elastic", "kafka_producer", "ws_client"})
+#: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``, ``$binary``,
+#: ``$kv``): their outputs carry it (``GraphSpec.meta_outputs``).
+META_SINKS = frozenset({"elastic", "kafka_producer", "kv", "ws_client"})
 
 
 @dataclass
@@ -112,6 +112,8 @@ def _sink_way(kind: str, params: dict) -> str:
         return "its first event stops the run: every sink gets only the events before it"
     if kind == "elastic":
         return "bulk requests from the executors (mapInArrow); its responses feed out/err"
+    if kind == "kv":
+        return "commands applied in emission order by one task (sqlite3 at path); answers out/err"
     return "discarded, never computed"
 
 

@@ -21,6 +21,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
 from .elastic import ELASTIC
+from .kv import KV
 from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
 from .time_connectors import TIME_ENTRIES, TIME_SOURCE_FACTORIES
 
@@ -266,6 +267,7 @@ S3 = (
     *NET_ENTRIES,
     *TIME_ENTRIES,
     ELASTIC,
+    KV,
 )
 
 _SUPPORTED = (
@@ -352,7 +354,6 @@ _UNSUPPORTED = {
     "gcl_writer": _CLOUD_ONLY.format("Google Cloud Logging"),
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
     "gpubsub_producer": _CLOUD_ONLY.format("Google Pub/Sub"),
-    "kv": "an embedded key-value store with command events",
     "wal": (
         "a write-ahead log between a connector and a pipeline, replayed until the pipeline acks: "
         "in a tremorc stream Spark's checkpoint (source offsets, server spools, state) is that "
@@ -385,6 +386,7 @@ SINK_FACTORIES = {
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",
     "kafka_producer": RT + "kafka.KafkaSink",
+    "kv": RT + "kv.KvSink",
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.JdbcSink",
     "s3_streamer": RT + "s3.S3Streamer",

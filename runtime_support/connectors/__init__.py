@@ -19,6 +19,7 @@ from .gcs import spark_conf as _gcs_conf
 from .jdbc import JdbcSink, PostgresSource
 from .jdbc import spark_conf as _jdbc_conf
 from .kafka import KafkaSink, KafkaSource
+from .kv import KvSink
 from .metrics import MetricsSource
 from .metronome import MetronomeSource
 from .net import NET_SINKS, NET_SOURCES
@@ -67,6 +68,7 @@ SINKS: dict[str, type] = {
     "file": FileSink,
     "gcs_streamer": GcsStreamer,
     "kafka_producer": KafkaSink,
+    "kv": KvSink,
     "null": NullConnector,
     "otel_client": OtelClientSink,
     "postgres": JdbcSink,
