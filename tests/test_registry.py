@@ -88,6 +88,7 @@ CONNECTOR_CONFIG = {
     "s3_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
     "gcs_streamer": '{"bucket": "b"}, postprocessors = ["separate"]',
     "elastic": '{"nodes": ["http://127.0.0.1:9200"]}',
+    "kv": '{"path": "d"}',
 }
 CONNECTOR_CONFIG.update(
     {
