@@ -229,3 +229,12 @@ def test_config_errors(with_: str, expected: str) -> None:
 def test_a_pipeline_fed_by_kv_and_a_source_is_rejected() -> None:
     message = error_of(connects="connect /connector/kv/err to /pipeline/a;")
     assert "The pipeline `a` gets the responses of `kv` and events of a source" in message
+
+
+def test_sink_checks_its_directory_on_the_driver(tmp_path: Path) -> None:
+    from runtime_support.connectors import ConnectorSpec, build_sink
+
+    spec = ConnectorSpec("main::kv", "kv", {"config": {"path": str(tmp_path / "absent")}})
+    with pytest.raises(ValueError, match="kv connector `main::kv`: Invalid `dir`"):
+        build_sink(spec)
+    assert build_sink(ConnectorSpec("main::kv", "kv", {"config": {"path": str(tmp_path)}}))
