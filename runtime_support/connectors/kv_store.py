@@ -80,7 +80,6 @@ class Store:
 
     def __init__(self, directory: str) -> None:
         self.db = sqlite3.connect(store_path(directory), timeout=600, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY, value BLOB NOT NULL) "
             "WITHOUT ROWID"
