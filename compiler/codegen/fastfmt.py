@@ -13,9 +13,12 @@ import re
 
 import black
 
+from .stablefmt import stable_def
+
 LINE_LENGTH = 100
 MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
+_DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)[^\n]*(?:\n [^\n]*)*", re.M)
 
 
 def _int_table(text: str) -> tuple[tuple[int, ...], ...] | None:
@@ -47,10 +50,12 @@ def table_lines(name: str, rows: tuple[tuple[int, ...], ...]) -> str:
 
 
 def format_job(text: str) -> str:
-    """``black.format_str(text)``, with each top-level int-tuple table set aside: black formats
-    the text with ``NAME = ()`` in its place (same statement kind, so the same blank lines), and
-    the table is laid out by :func:`table_lines`."""
+    """``black.format_str(text)``, with the pieces whose black layout is known set aside: each
+    top-level int-tuple table (black formats ``NAME = ()`` in its place: same statement kind,
+    so the same blank lines; :func:`table_lines` lays it out) and each top-level ``def`` that
+    :func:`stable_def` lays out (black formats ``def …:`` with a ``pass`` body in its place)."""
     tables: dict[str, tuple[tuple[int, ...], ...]] = {}
+    defs: dict[str, str] = {}
 
     def set_aside(found: re.Match[str]) -> str:
         name = found.group(1)
@@ -60,10 +65,29 @@ def format_job(text: str) -> str:
         tables[name] = value
         return f"{name} = ()"
 
-    formatted = black.format_str(_TABLE.sub(set_aside, text), mode=MODE)
-    for name, value in tables.items():
-        placeholder = f"\n{name} = ()\n"
-        if formatted.count(placeholder) != 1:  # an unexpected layout: let black do it all
-            return black.format_str(text, mode=MODE)
-        formatted = formatted.replace(placeholder, f"\n{table_lines(name, value)}\n")
-    return formatted
+    def set_def_aside(found: re.Match[str]) -> str:
+        laid = stable_def(found.group(0))
+        if laid is None:
+            return found.group(0)
+        head = laid.split("\n", 1)[0]
+        defs[f"\n{head}\n    pass\n"] = f"\n{laid}\n"
+        return f"{head}\n    pass"
+
+    formatted = black.format_str(_DEF.sub(set_def_aside, _TABLE.sub(set_aside, text)), mode=MODE)
+    pieces = {f"\n{name} = ()\n": f"\n{table_lines(name, v)}\n" for name, v in tables.items()}
+    pieces.update(defs)
+    if len(pieces) != len(tables) + len(defs):
+        return black.format_str(text, mode=MODE)
+    return _put_back(formatted, pieces) or black.format_str(text, mode=MODE)
+
+
+def _put_back(formatted: str, pieces: dict[str, str]) -> str | None:
+    """``formatted`` with each placeholder (a key, found exactly once) replaced by its piece, in
+    one pass; None when a placeholder is missing or repeated (an unexpected layout)."""
+    if not pieces:
+        return formatted
+    pattern = re.compile("|".join(re.escape(key) for key in pieces))
+    found = pattern.findall(formatted)
+    if len(found) != len(pieces) or len(set(found)) != len(pieces):
+        return None
+    return pattern.sub(lambda m: pieces[m.group(0)], formatted)

@@ -73,8 +73,10 @@ class FailureRecorder:
 
     @pos.setter
     def pos(self, value: int) -> None:
+        if value < self.furthest:  # most failures: behind the furthest, nothing to name
+            return
         name = self._token_name(self._pending)
-        if name is None or value < self.furthest:
+        if name is None:
             return
         if value > self.furthest:
             self.furthest, self.tokens = value, set()
