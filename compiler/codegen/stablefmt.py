@@ -31,7 +31,7 @@ _KEYWORDS = frozenset(
     "and as assert break continue def del elif else except finally for from global if import "
     "in is lambda nonlocal not or pass raise return try while with yield async await".split()
 )
-_BINARY = frozenset("== != <= >= := // << >> + - * / % < > | & ^".split())
+_BINARY = frozenset("== != <= >= // << >> + - * / % < > | & ^".split())
 _UNARY = frozenset("- + ~".split())
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _REJECT_LINE_START = frozenset(("def", "class", "import", "from", "lambda", "async", "with"))
@@ -69,7 +69,7 @@ def _render(tokens: list[tuple[str, str]]) -> tuple[str, str] | None:
     parts: list[str] = []
     raw: list[str] = []
     last = len(tokens) - 1
-    stack: list[list] = []  # [open bracket, is a call/subscript, commas at this depth]
+    stack: list[list] = []  # [bracket, is a call/subscript, commas inside, after an operator]
     prev: tuple[str, str] | None = None
     unary = False  # the previous token was a unary operator
     for i, (kind, text) in enumerate(tokens):
@@ -81,13 +81,16 @@ def _render(tokens: list[tuple[str, str]]) -> tuple[str, str] | None:
             if prev is not None and prev[0] == "kw":
                 return None  # black may drop parentheses after a keyword
             called = prev is not None and (prev[0] in ("name", "str") or prev[1] in ")]")
-            stack.append([text, called, 0])
+            after_operator = prev is not None and prev[0] == "op" and prev[1] in _BINARY
+            stack.append([text, called, 0, after_operator])
         elif text in _CLOSE:
             if not stack or _OPEN[stack[-1][0]] != text:
                 return None
-            opened, called, commas = stack.pop()
+            opened, called, commas, after_operator = stack.pop()
             if prev == ("op", ",") and (called or opened != "(" or commas != 1):
                 return None  # a magic trailing comma: black explodes the brackets
+            if opened == "(" and not called and not commas and not after_operator:
+                return None  # parentheses black may find redundant: (x), = (not x), [(x)]
         elif text == "," and stack:
             stack[-1][2] += 1
         parts.append(space + (_string(text) if kind == "str" else text))
@@ -126,8 +129,6 @@ def _space_before(
         return "" if inner[0] == "(" and inner[1] else None
     if text in _OPEN and (pk in ("name", "str") or pt in _CLOSE):
         return "" if text != "{" else None
-    if text == "(" and inner is None and pt == "=":
-        return None  # black may drop parentheses around an assigned value
     return " "
 
 

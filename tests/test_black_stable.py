@@ -1,0 +1,138 @@
+"""The generated job stays one black-formatted script although most of it no longer goes through
+black (codegen/stablefmt.py lays out the defs it is sure of, fastfmt.py the site tables): black
+changes nothing in any golden job nor in the workloads' jobs, and the fast path gives black's
+exact bytes for every conformance program's job text and on hand-written edge cases."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import black
+import pytest
+
+from compiler.codegen import job as job_module
+from compiler.codegen.fastfmt import MODE, format_job
+from compiler.codegen.stablefmt import stable_def
+from compiler.diagnostics import CompileError
+from compiler.pipeline import compile_path
+from tests.paths import CONFORMANCE, ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from suite_build import big_program  # noqa: E402
+from suite_data import WORKLOADS  # noqa: E402
+
+GOLDEN_JOBS = sorted((ROOT / "golden").glob("*/*/job.py"))
+CORPUS = sorted(
+    p
+    for category in ("scripts", "queries", "flows")
+    for p in (CONFORMANCE / category).glob("*/*")
+    if p.suffix in (".tremor", ".trickle", ".troy")
+)
+
+
+def raw_jobs(monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[list[str], list[str]]:
+    """The job texts handed to the formatter while compiling ``path``, and the results."""
+    raws: list[str] = []
+    real = job_module.format_job
+
+    def recording(text: str) -> str:
+        raws.append(text)
+        return real(text)
+
+    monkeypatch.setattr(job_module, "format_job", recording)
+    jobs = []
+    try:
+        jobs.append(compile_path(path).job)
+    except CompileError:
+        pass
+    return raws, jobs
+
+
+@pytest.mark.parametrize(
+    "path", GOLDEN_JOBS, ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}"
+)
+def test_black_leaves_golden_jobs_alone(path: Path) -> None:
+    text = path.read_text()
+    assert black.format_str(text, mode=MODE) == text
+
+
+@pytest.mark.parametrize("workload", WORKLOADS, ids=[w.name for w in WORKLOADS])
+def test_workload_jobs_are_black_formatted(monkeypatch, workload) -> None:
+    raws, jobs = raw_jobs(monkeypatch, workload.trickle)
+    assert raws and jobs
+    assert jobs[0] == black.format_str(raws[0], mode=MODE)
+    assert black.format_str(jobs[0], mode=MODE) == jobs[0]
+
+
+def test_big_program_job_is_black_formatted(monkeypatch, tmp_path) -> None:
+    path, _ = big_program(tmp_path, 400)
+    raws, jobs = raw_jobs(monkeypatch, path)
+    assert jobs[0] == black.format_str(raws[0], mode=MODE)
+
+
+def test_fast_path_matches_black_on_the_corpus(monkeypatch) -> None:
+    checked = 0
+    for path in CORPUS:
+        raws, _ = raw_jobs(monkeypatch, path)
+        for raw in raws:
+            assert format_job(raw) == black.format_str(raw, mode=MODE), path
+            checked += 1
+    assert checked > 150
+
+
+BODY = "def f(event, meta):\n    # line 1\n    x = g(event, 'a')\n    return x, meta"
+GIVES_UP = [
+    "def f(a):\n    return (a)",  # black drops the parentheses
+    "def f(a):\n    x = (not a)\n    return x",
+    "def f(a):\n    x = [(a)]\n    return x",
+    "def f(a):\n    return g(a,)",  # magic trailing comma
+    "def f(a):\n    x = [1, 2,]\n    return x",
+    "def f(a):\n    if a: return 1\n    return 2",  # one-line compound statement
+    "def f(a):\n    return a[1:2]",  # slices
+    "def f(a):\n    return a ** 2",
+    "def f(a):\n    return g(*a)",
+    "def f(a):\n    return 1e+5",  # black drops the plus sign
+    "def f(a):\n    return 0XFF",
+    "def f(a):\n    return 'é'",  # width of non-ASCII text
+    "def f(a):\n    x = 1\n\n    return x",  # blank lines
+    "def f(a):\n    if a:\n        x = 1\n      # odd comment\n    return x",
+    "def f(a):\n    #no space\n    return a",
+    "def f(a):\n    import os\n    return a",
+    "def f(a):\n    def g():\n        pass\n    return g",
+    "def f(a):\n    '''doc'''\n    return a",
+    "def f(a):\n    return  a",  # spacing black fixes
+    "def f(a) -> int:\n    return a",
+    "def f(a):\n    x = {'k':1}\n    return x",
+    "def f(a):\n    return a;",
+    "def f(a):\n    return f'{a}'",
+    "def f(a):\n    if a:\n",
+]
+
+
+def test_stable_def_matches_black_on_what_it_accepts() -> None:
+    laid = stable_def(BODY)
+    assert laid is not None
+    assert laid + "\n" == black.format_str(BODY + "\n", mode=MODE)
+
+
+@pytest.mark.parametrize("chunk", GIVES_UP)
+def test_stable_def_gives_up_where_black_would_change_layout(chunk: str) -> None:
+    assert stable_def(chunk) is None
+    text = f"import sys\n\n\n{chunk}\n\n\nX = 1\n"
+    try:
+        expected = black.format_str(text, mode=MODE)
+    except black.InvalidInput:
+        return
+    assert format_job(text) == expected
+
+
+@pytest.mark.parametrize("indent", [0, 1, 2, 3, 6])
+@pytest.mark.parametrize("width", [90, 100, 101, 130, 250])
+def test_long_statements_are_split_as_black_splits_them(indent: int, width: int) -> None:
+    args = ", ".join(f"'arg{i}'" for i in range(width // 8))
+    statement = f"_t1 = call(get_field(event, 'x', 'event', 0), ({args}), ctx, 33)"
+    heads = "".join("    " * (k + 1) + f"if a{k}:\n" for k in range(indent))
+    body = "    " * (indent + 1) + statement
+    text = f"import sys\n\n\ndef f(a0, a1, a2, a3, a4, a5):\n{heads}{body}\n    return 1\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)
