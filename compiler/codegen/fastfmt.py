@@ -13,7 +13,7 @@ import re
 
 import black
 
-from .stablefmt import stable_def
+from .stablefmt import stable_defs
 
 LINE_LENGTH = 100
 MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
@@ -53,7 +53,7 @@ def format_job(text: str) -> str:
     """``black.format_str(text)``, with the pieces whose black layout is known set aside: each
     top-level int-tuple table (black formats ``NAME = ()`` in its place: same statement kind,
     so the same blank lines; :func:`table_lines` lays it out) and each top-level ``def`` that
-    :func:`stable_def` lays out (black formats ``def …:`` with a ``pass`` body in its place)."""
+    :func:`stable_defs` lays out (black formats ``def …:`` with a ``pass`` body in its place)."""
     tables: dict[str, tuple[tuple[int, ...], ...]] = {}
     defs: dict[str, str] = {}
 
@@ -65,15 +65,19 @@ def format_job(text: str) -> str:
         tables[name] = value
         return f"{name} = ()"
 
+    tabled = _TABLE.sub(set_aside, text)
+    chunks = [found.group(0) for found in _DEF.finditer(tabled)]
+    laid_out = dict(zip(chunks, stable_defs(chunks), strict=True))
+
     def set_def_aside(found: re.Match[str]) -> str:
-        laid = stable_def(found.group(0))
+        laid = laid_out[found.group(0)]
         if laid is None:
             return found.group(0)
         head = laid.split("\n", 1)[0]
         defs[f"\n{head}\n    pass\n"] = f"\n{laid}\n"
         return f"{head}\n    pass"
 
-    formatted = black.format_str(_DEF.sub(set_def_aside, _TABLE.sub(set_aside, text)), mode=MODE)
+    formatted = black.format_str(_DEF.sub(set_def_aside, tabled), mode=MODE)
     pieces = {f"\n{name} = ()\n": f"\n{table_lines(name, v)}\n" for name, v in tables.items()}
     pieces.update(defs)
     if len(pieces) != len(tables) + len(defs):

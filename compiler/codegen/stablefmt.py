@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 import black
 from black.strings import normalize_string_quotes
@@ -33,6 +34,11 @@ _KEYWORDS = frozenset(
 )
 _BINARY = frozenset("== != <= >= // << >> + - * / % < > | & ^".split())
 _UNARY = frozenset("- + ~".split())
+_INNER = frozenset(("and", "or", "not", "is"))  # keywords inside an expression
+_LOOSER = frozenset((",", "lambda", "for", "async"))
+_TERNARY = frozenset(("if", "else"))
+_COMPARE = frozenset(("==", "!=", "<", ">", "<=", ">=", "in"))
+_LOOSER_THAN_COMPARE = frozenset((",", "lambda", "for", "async", "if", "else", "and", "or"))
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _REJECT_LINE_START = frozenset(("def", "class", "import", "from", "lambda", "async", "with"))
 
@@ -62,26 +68,29 @@ def _tokens(code: str) -> list[tuple[str, str]] | None:
     return out
 
 
-def _render(tokens: list[tuple[str, str]]) -> tuple[str, str] | None:
+def _render(
+    tokens: list[tuple[str, str]], prev: tuple[str, str] | None = None
+) -> tuple[str, str] | None:
     """``tokens`` spaced as black spaces them, as written and with black's string quotes; None
     when they hold a construct whose layout black may change (redundant parentheses, magic
-    trailing commas, slices, star-args, one-line compound statements, …)."""
+    trailing commas, slices, star-args, one-line compound statements, …). ``prev``: the token
+    before an operand rendered alone."""
     parts: list[str] = []
     raw: list[str] = []
     last = len(tokens) - 1
     stack: list[list] = []  # [bracket, is a call/subscript, commas inside, after an operator]
-    prev: tuple[str, str] | None = None
     unary = False  # the previous token was a unary operator
     for i, (kind, text) in enumerate(tokens):
-        space = "" if unary else _space_before(prev, kind, text, stack)
+        space = _space_before(prev, kind, text, stack)
         if space is None or (text == ":" and not stack and i != last):
             return None
+        space = "" if unary or not parts else space
         unary = text in _UNARY and (prev is None or prev[0] == "kw" or _is_operator(prev))
         if text in _OPEN:
-            if prev is not None and prev[0] == "kw":
-                return None  # black may drop parentheses after a keyword
+            if prev is not None and prev[0] == "kw" and (i == 1 or prev[1] not in _INNER):
+                return None  # black may drop parentheses after a statement's keyword
             called = prev is not None and (prev[0] in ("name", "str") or prev[1] in ")]")
-            after_operator = prev is not None and prev[0] == "op" and prev[1] in _BINARY
+            after_operator = prev is not None and (prev[1] in _BINARY or prev[1] in _INNER)
             stack.append([text, called, 0, after_operator])
         elif text in _CLOSE:
             if not stack or _OPEN[stack[-1][0]] != text:
@@ -89,7 +98,8 @@ def _render(tokens: list[tuple[str, str]]) -> tuple[str, str] | None:
             opened, called, commas, after_operator = stack.pop()
             if prev == ("op", ",") and (called or opened != "(" or commas != 1):
                 return None  # a magic trailing comma: black explodes the brackets
-            if opened == "(" and not called and not commas and not after_operator:
+            empty = prev == ("op", "(")
+            if opened == "(" and not (called or commas or after_operator or empty):
                 return None  # parentheses black may find redundant: (x), = (not x), [(x)]
         elif text == "," and stack:
             stack[-1][2] += 1
@@ -132,8 +142,9 @@ def _space_before(
     return " "
 
 
-def _code_line(line: str) -> str | None:
-    """Black's form of one code line of a chunk (indentation kept), or None."""
+def _code_line(line: str) -> str | Pending | None:
+    """Black's form of one code line of a chunk (indentation kept), a long statement for black
+    to split (:class:`Pending`), or None."""
     body = line.lstrip(" ")
     tokens = _tokens(body)
     if not tokens or tokens[0][1] in _REJECT_LINE_START or tokens[0][0] == "str":
@@ -144,41 +155,190 @@ def _code_line(line: str) -> str | None:
     out = line[: len(line) - len(body)] + rendered[1]
     if len(out) <= LINE_LENGTH:
         return out
-    return None if out.endswith(":") else _split(out, len(line) - len(body))
+    indent = len(line) - len(body)
+    laid = _split_condition(tokens, indent) or _split_call(tokens, indent)
+    return laid or _frame(out, indent, tokens[0][1])
 
 
-def _split(line: str, indent: int) -> str | None:
-    """Black's split of one long simple statement at ``indent``: black formats it alone under
-    ``if x:`` headers giving it its depth (with explicit target versions black lays out one
-    statement from its own tokens and depth only)."""
-    depth = indent // 4
-    heads = "".join(" " * (4 * k) + "if x:\n" for k in range(depth))
+def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
+    """Black's layout of a long ``[name =|return] f(args)`` (one call, ``f`` a plain name): the
+    arguments on one line inside ``f(…)``, else one a line with a trailing comma."""
+    start = 2 if len(tokens) > 3 and tokens[1][1] == "=" else 1 if tokens[0][1] == "return" else 0
+    if len(tokens) < start + 4 or tokens[start][0] != "name" or tokens[start + 1][1] != "(":
+        return None
+    args: list[list[tuple[str, str]]] = [[]]
+    depth = 0
+    for token in tokens[start + 2 : -1]:
+        depth += token[1] in _OPEN
+        depth -= token[1] in _CLOSE
+        if depth < 0:
+            return None  # the first parenthesis closes before the end
+        if depth == 0 and token[1] == ",":
+            args.append([])
+        else:
+            args[-1].append(token)
+    rendered = [_render(arg) for arg in args]
+    if depth or tokens[-1][1] != ")" or any(r is None for r in rendered):
+        return None
+    pad, inner = " " * indent, " " * (indent + 4)
+    head = " ".join(token[1] for token in tokens[:start]) + (" " if start else "")
+    lines = [inner + ", ".join(r[1] for r in rendered)]  # type: ignore[index]
+    if len(lines[0]) > LINE_LENGTH:
+        lines = [f"{inner}{r[1]}," for r in rendered]  # type: ignore[index]
+        if len(lines) < 2 or any(len(line) > LINE_LENGTH for line in lines):
+            return None
+    return "\n".join([f"{pad}{head}{tokens[start][1]}(", *lines, f"{pad})"])
+
+
+def _split_condition(tokens: list[tuple[str, str]], indent: int) -> str | None:
+    """Black's layout of a long ``if``/``elif``/``while`` header whose condition is a chain of
+    at least three ``and``/``or`` operands (more than one such delimiter: black keeps the
+    optional parentheses): the condition on one line in ``(…)``, else one operand a line."""
+    if tokens[0][1] not in ("if", "elif", "while") or tokens[-1][1] != ":":
+        return None
+    operands: list[list[tuple[str, str]]] = [[]]
+    joins = [""]  # the and/or before each operand
+    depth = 0
+    for token in tokens[1:-1]:
+        depth += token[1] in _OPEN
+        depth -= token[1] in _CLOSE
+        if depth == 0 and token[1] in ("and", "or"):
+            operands.append([])
+            joins.append(token[1] + " ")
+        elif depth == 0 and (token[1] in _LOOSER or token[0] == "kw" and token[1] in _TERNARY):
+            return None  # a looser delimiter: black splits there first
+        else:
+            operands[-1].append(token)
+    rendered = [
+        _render(operand, ("kw", join.strip() or "if"))
+        for join, operand in zip(joins, operands, strict=True)
+    ]
+    if len(operands) < 3 or any(r is None for r in rendered):
+        return None
+    pad, inner = " " * indent, " " * (indent + 4)
+    pieces = [join + r[1] for join, r in zip(joins, rendered, strict=True)]  # type: ignore[index]
+    lines = [inner + " ".join(pieces)]
+    if len(lines[0]) > LINE_LENGTH:
+        lines = []
+        for join, operand, piece in zip(joins, operands, pieces, strict=True):
+            split = [piece] if len(inner + piece) <= LINE_LENGTH else _comparisons(join, operand)
+            if split is None or any(len(inner + part) > LINE_LENGTH for part in split):
+                return None
+            lines += [inner + part for part in split]
+    return "\n".join([f"{pad}{tokens[0][1]} (", *lines, f"{pad}):"])
+
+
+def _comparisons(join: str, operand: list[tuple[str, str]]) -> list[str] | None:
+    """A too-long ``and``/``or`` operand as black splits it next: before each top-level
+    comparison operator (the operand's loosest delimiter when it has one)."""
+    parts: list[list[tuple[str, str]]] = [[]]
+    depth, kind = 0, ""  # kind: of the previous top-level token
+    for k, token in enumerate(operand):
+        depth += token[1] in _OPEN
+        depth -= token[1] in _CLOSE
+        before = operand[k - 1][1] if k else ""
+        starts = (
+            token[1] in _COMPARE
+            or token[1] == "is"
+            or (token[1] == "not" and k + 1 < len(operand) and operand[k + 1][1] == "in")
+        )
+        if depth == 0 and k and starts and not (token[1] == "in" and before == "not"):
+            parts.append([])
+        elif depth == 0 and (token[1] in _LOOSER_THAN_COMPARE or token[0] == "str" == kind):
+            return None  # a looser delimiter (adjacent strings: black splits between them)
+        parts[-1].append(token)
+        kind = token[0] if depth == 0 else ""
+    rendered = [
+        _render(part, ("kw", join.strip() or "if") if i == 0 else None)
+        for i, part in enumerate(parts)
+    ]
+    if len(parts) < 2 or any(r is None for r in rendered):
+        return None
+    return [join + rendered[0][1], *(r[1] for r in rendered[1:])]  # type: ignore[index]
+
+
+class Pending(NamedTuple):
+    """A long statement black splits: it formats it under ``if x:`` headers (``heads``) that
+    give it its depth, an ``elif`` after an ``if``, a header with a ``pass`` body (``tail``).
+    With explicit target versions black lays out a statement from its tokens and depth only."""
+
+    line: str
+    heads: str
+    tail: str
+
+
+def _frame(line: str, indent: int, first: str) -> Pending | None:
+    pad = " " * indent
+    heads = "".join(" " * (4 * k) + "if x:\n" for k in range(indent // 4))
+    tail = ""
+    if line.endswith(":"):
+        if first not in ("if", "elif", "while", "for"):
+            return None
+        heads += f"{pad}if x:\n{pad}    pass\n" if first == "elif" else ""
+        tail = f"{pad}    pass\n"
+    return Pending(line, heads, tail)
+
+
+_MARK = "_tremorc_piece_{} = 0\n"
+_MARKS = re.compile(r"^_tremorc_piece_\d+ = 0\n", re.M)
+
+
+def _split_all(pending: list[Pending]) -> list[str | None]:
+    """Black's split of every pending statement, in one black run (black's cost is mostly per
+    run on small inputs); None for one whose frame black did not keep."""
+    if not pending:
+        return []
+    text = "".join(
+        _MARK.format(k) + p.heads + p.line + "\n" + p.tail for k, p in enumerate(pending)
+    )
     try:
-        formatted = black.format_str(heads + line + "\n", mode=MODE)
+        pieces = _MARKS.split(black.format_str(text, mode=MODE))[1:]
     except black.InvalidInput:
-        return None
-    if not formatted.startswith(heads) or formatted.count("\n") < depth + 2:
-        return None
-    return formatted[len(heads) : -1]
+        return [None] * len(pending)
+    if len(pieces) != len(pending):
+        return [None] * len(pending)
+    out: list[str | None] = []
+    for p, piece in zip(pending, pieces, strict=True):
+        good = piece.startswith(p.heads) and piece.endswith(p.tail)
+        out.append(piece[len(p.heads) : len(piece) - len(p.tail) - 1] if good else None)
+    return out
+
+
+def stable_defs(chunks: list[str]) -> list[str | None]:
+    """Black's formatting of each chunk (a top-level ``def`` and its body, no trailing newline),
+    or None where it is not certain without black; long statements split in one black run."""
+    plans = [_plan(chunk) for chunk in chunks]
+    pending = [item for plan in plans if plan for item in plan if isinstance(item, Pending)]
+    split = dict(zip(map(id, pending), _split_all(pending), strict=True))
+    out: list[str | None] = []
+    for plan in plans:
+        lines = [split[id(item)] if isinstance(item, Pending) else item for item in plan or [None]]
+        out.append(None if any(line is None for line in lines) else "\n".join(lines))
+    return out
 
 
 def stable_def(chunk: str) -> str | None:
-    """Black's formatting of ``chunk`` (a top-level ``def`` and its body, no trailing newline),
-    or None when it is not certain without black."""
+    """:func:`stable_defs` of one chunk."""
+    return stable_defs([chunk])[0]
+
+
+def _plan(chunk: str) -> list[str | Pending] | None:
+    """The lines of ``chunk`` as black writes them, long statements left :class:`Pending`; None
+    when its layout is not certain without black."""
     lines = chunk.split("\n")
     if not lines[0].startswith("def ") or not chunk.isascii():
         return None
-    out = [_code_line(lines[0][4:])]
-    if out[0] is None or not out[0].endswith(":"):
+    head = _code_line(lines[0][4:])
+    if not isinstance(head, str) or "\n" in head or not head.endswith(":"):
         return None
-    out[0] = "def " + out[0]
+    out: list[str | Pending] = ["def " + head]
     indents = [len(line) - len(line.lstrip(" ")) for line in lines]
     comment = [line.lstrip(" ").startswith("#") for line in lines]
     following, nxt = [0] * len(lines), -1  # the next code line's indentation
     for i in range(len(lines) - 1, -1, -1):
         following[i] = nxt
         nxt = nxt if comment[i] else indents[i]
-    before = 0  # the previous code line
+    before = code = 0  # the previous code line, in ``lines`` and in ``out``
     for i in range(1, len(lines)):
         line = lines[i]
         if indents[i] % 4 or not line.strip():
@@ -188,15 +348,20 @@ def stable_def(chunk: str) -> str | None:
                 return None
             out.append(line)
             continue
-        opens = out[before].endswith(":")
+        opens = _ends_block(out[code])
         if (indents[i] == indents[before] + 4) != opens or indents[i] > indents[before] + 4:
             return None
         rendered = _code_line(line)
         if rendered is None:
             return None
         out.append(rendered)
-        before = i
-    return "\n".join(out) if before and not out[before].endswith(":") and not comment[-1] else None
+        before, code = i, len(out) - 1
+    return out if before and not _ends_block(out[code]) and not comment[-1] else None
+
+
+def _ends_block(item: str | Pending) -> bool:
+    """Whether a laid-out line (or a pending statement) opens a block."""
+    return (item.line if isinstance(item, Pending) else item).endswith(":")
 
 
 _CLOSE = frozenset(")]}")
