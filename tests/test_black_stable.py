@@ -136,3 +136,44 @@ def test_long_statements_are_split_as_black_splits_them(indent: int, width: int)
     body = "    " * (indent + 1) + statement
     text = f"import sys\n\n\ndef f(a0, a1, a2, a3, a4, a5):\n{heads}{body}\n    return 1\n"
     assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+def _in_def(indent: int, line: str) -> str:
+    """``line`` at ``indent`` levels in a function (a header gets a body, ``elif`` an ``if``)."""
+    heads = "".join("    " * (k + 1) + f"if a{k}:\n" for k in range(indent))
+    pad = "    " * (indent + 1)
+    body = f"{pad}{line}\n" + (f"{pad}    pass\n" if line.endswith(":") else "")
+    before = f"{pad}if a:\n{pad}    pass\n" if line.startswith("elif") else ""
+    return f"import sys\n\n\ndef f(a, a0, a1, a2, a3, a4, a5):\n{heads}{before}{body}    return 1\n"
+
+
+OPERANDS = [
+    "type(event) is dict",
+    "'measurement' in event",
+    "(_t14 := script_runtime_ex_glob_10.extract(event['measurement'], ctx)) is not NO_MATCH",
+    "eq(event['measurement'], 'text001', 10) is True",
+    "not present(meta, ('a', 'b'), 3)",
+    "x not in ('a', 'b')",
+    "-a < b + 1",
+]
+
+
+@pytest.mark.parametrize("indent", [0, 1, 3, 5])
+@pytest.mark.parametrize("count", [2, 3, 5, 7])
+@pytest.mark.parametrize("keyword", ["if", "elif", "while"])
+def test_long_conditions_are_split_as_black_splits_them(indent, count, keyword) -> None:
+    for start in range(len(OPERANDS)):
+        chosen = [OPERANDS[(start + k) % len(OPERANDS)] for k in range(count)]
+        joiner = " or " if start % 3 == 0 else " and "
+        text = _in_def(indent, f"{keyword} {joiner.join(chosen)}:")
+        assert format_job(text) == black.format_str(text, mode=MODE), text
+
+
+@pytest.mark.parametrize("indent", [0, 2, 5])
+@pytest.mark.parametrize("args", [1, 2, 4, 9])
+@pytest.mark.parametrize("head", ["", "meta = ", "return "])
+def test_long_calls_are_split_as_black_splits_them(indent, args, head) -> None:
+    for width in (10, 30, 60, 95):
+        values = [f"get_field(event, {'x' * (width - 30)!r}, 'event', {k})" for k in range(args)]
+        text = _in_def(indent, f"{head}assign(meta, {', '.join(values)}, 7)")
+        assert format_job(text) == black.format_str(text, mode=MODE), text
