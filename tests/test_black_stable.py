@@ -177,3 +177,35 @@ def test_long_calls_are_split_as_black_splits_them(indent, args, head) -> None:
         values = [f"get_field(event, {'x' * (width - 30)!r}, 'event', {k})" for k in range(args)]
         text = _in_def(indent, f"{head}assign(meta, {', '.join(values)}, 7)")
         assert format_job(text) == black.format_str(text, mode=MODE), text
+
+
+def _tree(rng, depth: int) -> str:
+    """A random literal tree of the shapes jobs hold (calls, tuples, lists, dicts, atoms)."""
+    atoms = ["'in'", '"out:err"', "Passthrough", "True", "None", "-3", "17", "1.5", "x.y", "()"]
+    if depth == 0 or rng.random() < 0.3:
+        return rng.choice(atoms) if rng.random() < 0.9 else repr("s" * rng.randrange(1, 60))
+    count = rng.choice([0, 1, 1, 2, 3, 5, 12])
+    items = [_tree(rng, depth - 1) for _ in range(count)]
+    comma = "," if items and rng.random() < 0.15 else ""  # a magic trailing comma
+    kind = rng.choice(["call", "call", "tuple", "list", "dict"])
+    if kind == "call":
+        names = ["name", "factory", "stateful", "members", "args"]
+        args = [f"{rng.choice(names)}={v}" if rng.random() < 0.5 else v for v in items]
+        args = sorted(args, key=lambda a: "=" in a)  # positional arguments first
+        return f"{rng.choice(['NodeSpec', 'partial', 'F'])}({', '.join(args)}{comma})"
+    if kind == "tuple":
+        one = "," if len(items) == 1 else comma
+        return f"({', '.join(items)}{one})"
+    if kind == "list":
+        return f"[{', '.join(items)}{comma}]"
+    return "{" + ", ".join(f"'k{i}': {v}" for i, v in enumerate(items)) + comma + "}"
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_literal_trees_are_laid_out_as_black_lays_them_out(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    lines = [f"GRAPH_{k} = {_tree(rng, rng.choice([2, 3, 4]))}" for k in range(8)]
+    text = "import sys\n\n" + "\n".join(lines) + "\n\n\ndef f(a):\n    return a\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)

@@ -13,11 +13,13 @@ import re
 
 import black
 
+from .exprfmt import layout_assignment
 from .stablefmt import stable_defs
 
 LINE_LENGTH = 100
 MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
+_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*) = ([^\n]{90,})$", re.M)
 _DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)[^\n]*(?:\n [^\n]*)*", re.M)
 
 
@@ -53,9 +55,11 @@ def format_job(text: str) -> str:
     """``black.format_str(text)``, with the pieces whose black layout is known set aside: each
     top-level int-tuple table (black formats ``NAME = ()`` in its place: same statement kind,
     so the same blank lines; :func:`table_lines` lays it out) and each top-level ``def`` that
-    :func:`stable_defs` lays out (black formats ``def …:`` with a ``pass`` body in its place)."""
+    :func:`stable_defs` lays out (black formats ``def …:`` with a ``pass`` body in its place),
+    and each long top-level ``NAME = <literal tree>`` that :func:`layout_assignment` lays out."""
     tables: dict[str, tuple[tuple[int, ...], ...]] = {}
     defs: dict[str, str] = {}
+    constants: dict[str, str] = {}  # long NAME = <literal tree> lines (exprfmt)
 
     def set_aside(found: re.Match[str]) -> str:
         name = found.group(1)
@@ -65,7 +69,14 @@ def format_job(text: str) -> str:
         tables[name] = value
         return f"{name} = ()"
 
-    tabled = _TABLE.sub(set_aside, text)
+    def set_constant_aside(found: re.Match[str]) -> str:
+        laid = layout_assignment(found.group(0))
+        if laid is None:
+            return found.group(0)
+        constants[f"\n{found.group(1)} = ()\n"] = f"\n{laid}\n"
+        return f"{found.group(1)} = ()"
+
+    tabled = _CONSTANT.sub(set_constant_aside, _TABLE.sub(set_aside, text))
     chunks = [found.group(0) for found in _DEF.finditer(tabled)]
     laid_out = dict(zip(chunks, stable_defs(chunks), strict=True))
 
@@ -80,7 +91,8 @@ def format_job(text: str) -> str:
     formatted = black.format_str(_DEF.sub(set_def_aside, tabled), mode=MODE)
     pieces = {f"\n{name} = ()\n": f"\n{table_lines(name, v)}\n" for name, v in tables.items()}
     pieces.update(defs)
-    if len(pieces) != len(tables) + len(defs):
+    pieces.update(constants)
+    if len(pieces) != len(tables) + len(defs) + len(constants):
         return black.format_str(text, mode=MODE)
     return _put_back(formatted, pieces) or black.format_str(text, mode=MODE)
 
