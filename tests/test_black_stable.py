@@ -107,6 +107,7 @@ GIVES_UP = [
     "def f(a):\n    return a;",
     "def f(a):\n    return f'{a}'",
     "def f(a):\n    if a:\n",
+    "def " + "g" * 74 + "(event, meta, state, ctx):\n    return 1",  # too long only with "def "
 ]
 
 

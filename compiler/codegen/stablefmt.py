@@ -331,6 +331,8 @@ def _plan(chunk: str) -> list[str | Pending] | None:
     head = _code_line(lines[0][4:])
     if not isinstance(head, str) or "\n" in head or not head.endswith(":"):
         return None
+    if len(head) + 4 > LINE_LENGTH:
+        return None  # "def " makes the line too long: black splits the parameters
     out: list[str | Pending] = ["def " + head]
     indents = [len(line) - len(line.lstrip(" ")) for line in lines]
     comment = [line.lstrip(" ").startswith("#") for line in lines]
