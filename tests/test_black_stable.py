@@ -210,3 +210,12 @@ def test_literal_trees_are_laid_out_as_black_lays_them_out(seed: int) -> None:
     lines = [f"GRAPH_{k} = {_tree(rng, rng.choice([2, 3, 4]))}" for k in range(8)]
     text = "import sys\n\n" + "\n".join(lines) + "\n\n\ndef f(a):\n    return a\n"
     assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+@pytest.mark.parametrize("width", [60, 85, 95, 99])
+def test_long_heads_are_left_to_black(width: int) -> None:
+    args = ", ".join(["aaaaaaaaaa"] * 12)
+    text = f"import sys\n\n\ndef f(a):\n    {'x' * width} = {'y' * 10}({args})\n    return 1\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)
+    text = f"import sys\n\n{'G' * width} = {'NodeSpec' * 2}({args})\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)

@@ -44,6 +44,8 @@ def _layout(prefix: str, node: ast.expr, text: str, suffix: str, indent: int) ->
         raise _GiveUp  # one-argument calls and long atoms split in other ways
     pad, inner = " " * indent, " " * (indent + 4)
     lines = [pad + prefix + opener]
+    if len(lines[0]) > LINE_LENGTH:
+        raise _GiveUp  # black looks for another split
     one_line = inner + ", ".join(p + _flat(n, text) for p, n in items)
     call = isinstance(node, ast.Call)
     if call and not _magic(node, text) and len(one_line) <= LINE_LENGTH:

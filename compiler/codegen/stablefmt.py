@@ -187,7 +187,8 @@ def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
         lines = [f"{inner}{r[1]}," for r in rendered]  # type: ignore[index]
         if len(lines) < 2 or any(len(line) > LINE_LENGTH for line in lines):
             return None
-    return "\n".join([f"{pad}{head}{tokens[start][1]}(", *lines, f"{pad})"])
+    first = f"{pad}{head}{tokens[start][1]}("
+    return None if len(first) > LINE_LENGTH else "\n".join([first, *lines, f"{pad})"])
 
 
 def _split_condition(tokens: list[tuple[str, str]], indent: int) -> str | None:
