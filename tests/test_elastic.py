@@ -21,6 +21,7 @@ from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
 from tests.servers import elastic as es_server
 from tests.test_net_udp import build
+from tests.test_s3 import run_flow as run_job
 
 pytestmark = pytest.mark.skipif(es_server.es_home() is None, reason=es_server.skip_reason())
 
@@ -86,6 +87,28 @@ def test_sink_only_update_upsert(spark, tmp_path: Path, elastic: Any) -> None:
     run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
     docs = elastic.documents("my_little_index")
     assert docs == {str(n): {"num": n} for n in range(2, 1025, 2)}
+
+
+@pytest.mark.spark
+def test_stream_writes_each_micro_batch(tmp_path: Path, elastic: Any) -> None:
+    """The same flow as a checkpointed stream (``write_batch``), one micro-batch per input file:
+    each event indexed; a rerun on the same checkpoint has nothing new to write."""
+    elastic.delete("my_little_index")
+    elastic.put("/my_little_index", {"settings": {"index": {"refresh_interval": "50ms"}}})
+    (tmp_path / "in").mkdir()
+    for part, numbers in enumerate((range(1, 41), range(41, 81))):
+        lines = "".join(f'{{"num": {n}}}\n' for n in numbers)
+        (tmp_path / "in" / f"{part}.json").write_text(lines)
+    text = SINK_ONLY.replace("@IN@", json.dumps(str(tmp_path / "in"))).replace(
+        "@URL@", json.dumps(elastic.url)
+    )
+    options = ["--stream", "--checkpoint", str(tmp_path / "ck"), "--trigger", "available-now"]
+    run_job(tmp_path, text, {}, *options, "--files-per-batch", "1")
+    assert elastic.documents("my_little_index") == {str(n): {"num": n} for n in range(2, 81, 2)}
+    elastic.delete("my_little_index")
+    elastic.put("/my_little_index", {"settings": {"index": {"refresh_interval": "50ms"}}})
+    run_job(tmp_path, text, {}, *options)
+    assert elastic.documents("my_little_index") == {}  # committed batches are not written again
 
 
 BATCHED = """
