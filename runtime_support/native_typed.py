@@ -56,8 +56,11 @@ def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[A
     parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
     to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
     to_python = to_python | (F.col("stream") != F.lit(stream))
+    # One text column (the line for Python, the output for native rows): half the bytes kept.
+    rest = [c for c in EVENT_COLUMNS if c != "value"]
+    text = F.when(to_python, F.col("value")).otherwise(out)
     marked = parsed.select(
-        *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
+        *rest, text.alias("value"), to_python.alias("_py"), port.alias("_port")
     ).persist(StorageLevel.MEMORY_AND_DISK)
     python = marked.filter(F.col("_py")).select(*EVENT_COLUMNS)
     native = marked.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
@@ -67,7 +70,7 @@ def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[A
         F.col("_port").alias("target"),
         F.lit(None).cast("string").alias("key"),
         F.lit(None).cast("binary").alias("event"),
-        F.col("_out").alias("value"),
+        "value",
     )
     return python, native
 
@@ -84,17 +87,17 @@ def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
 
     fits = F.coalesce(F.to_json(ev, JSON_OPTIONS) == text, F.lit(False))
     fits = fits & ~text.contains("\\u")
-    to_python, port, out = _Build(ev).tree(tree)
+    to_python, port, out = _Build(ev, text).tree(tree)
     return ~fits | to_python, port, out
 
 
 class _Build:
     """Plan IR → Columns over the parsed event ``ev``."""
 
-    def __init__(self, ev: Any):
+    def __init__(self, ev: Any, text: Any):
         from pyspark.sql import functions as F
 
-        self.F, self.ev = F, ev
+        self.F, self.ev, self.text = F, ev, text
         self.no_text = F.lit(None).cast("string")
 
     def tree(self, node: tuple) -> tuple[Any, Any, Any]:
@@ -105,7 +108,7 @@ class _Build:
             _, port, value, checks = node
             if port is None:
                 return self.any(checks), self.no_text, self.no_text
-            return self.any(checks), F.lit(port), F.to_json(self.value(value), JSON_OPTIONS)
+            return self.any(checks), F.lit(port), self.json(value)
         _, checks, cases = node
         pre = self.any(checks)
         py, port, out = F.when(pre, True), F.when(pre, self.no_text), F.when(pre, self.no_text)
@@ -114,6 +117,19 @@ class _Build:
             sub_py, sub_port, sub_out = self.tree(sub)
             py, port, out = py.when(c, sub_py), port.when(c, sub_port), out.when(c, sub_out)
         return py.otherwise(True), port, out
+
+    def json(self, value: tuple) -> Any:
+        """The JSON text of a leaf's value; ``("extend", entries)`` appends to the (fitting)
+        input line: ``{...}`` + ``,"k":v...}`` (no comma after ``{}``)."""
+        F = self.F
+        if value[0] != "extend":
+            return F.to_json(self.value(value), JSON_OPTIONS)
+        if not value[1]:
+            return self.text
+        added = F.to_json(self.value(("struct", value[1])), JSON_OPTIONS)
+        head = F.substring(self.text, 1, F.length(self.text) - 1)
+        comma = F.when(self.text == F.lit("{}"), F.lit("")).otherwise(F.lit(","))
+        return F.concat(head, comma, F.substring(added, 2, 1 << 30))
 
     def any(self, checks: tuple) -> Any:
         result = self.F.lit(False)

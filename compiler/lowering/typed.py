@@ -3,8 +3,8 @@
 The plan is a decision tree (interpreted by ``runtime_support.native_typed``) over the parsed
 input struct; it is plain tuples, embedded in the job with ``repr()``::
 
-    ("leaf", port | None, value, checks)   emit ``value`` (a struct) on job output ``port``;
-                                           None: drop
+    ("leaf", port | None, value, checks)   emit ``value`` (a struct, or ``("extend", entries)``:
+                                           the input line plus keys) on ``port``; None: drop
     ("branch", checks, ((cond, tree), ...)) the first TRUE ``cond``; none TRUE: Python
     ("python",)                            Tremor errors here for sure: the Python path decides
 
@@ -41,9 +41,10 @@ class State:
     ports: dict[str, str]
     local: dict[str, Val | Rec] = field(default_factory=dict)
     checks: list = field(default_factory=list)
+    line: tuple = ()  # the input struct's entries as read: ``("extend", ...)`` reuses the line
 
     def fork(self) -> State:
-        return State(self.event.copy(), self.ports, dict(self.local), [])
+        return State(self.event.copy(), self.ports, dict(self.local), [], self.line)
 
 
 def typed_plan(script: S.Script, schema: tuple, ports: dict[str, str]) -> tuple:
@@ -53,7 +54,7 @@ def typed_plan(script: S.Script, schema: tuple, ports: dict[str, str]) -> tuple:
     if not items:
         raise NotNative("an empty script")
     event = rec_of(Val(("ev",), schema))
-    tree = run(items, State(event, ports))
+    tree = run(items, State(event, ports, line=event.ir()[1]))
     if _size(tree) > MAX_NODES:
         raise NotNative(f"the plan has more than {MAX_NODES} nodes")
     return tree
@@ -89,7 +90,12 @@ def _leaf(value: Val | Rec, port: str | None, st: State) -> tuple:
         raise NotNative("emits a value that is not a record")
     if port is None:
         raise NotNative("emits to a port that is not a job output")
-    return ("leaf", port, value.ir(), tuple(st.checks))
+    ir = value.ir()
+    if ir[1][: len(st.line)] == st.line:
+        # The input's keys, unchanged and in order, then new ones: the output is the input line
+        # (it fits, so it is what to_json writes) with the new keys appended.
+        ir = ("extend", ir[1][len(st.line) :])
+    return ("leaf", port, ir, tuple(st.checks))
 
 
 def _port(expr: S.Expr | None, st: State) -> str | None:
