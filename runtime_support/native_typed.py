@@ -9,7 +9,8 @@ gives back the line ``v`` byte for byte (so Spark read every key, in order, with
 duplicate, no explicit ``null`` and no extra key: absent keys are the struct's NULLs) and the
 line holds no ``\\u`` escape (Jackson and orjson spell those differently); and when no check on
 its path in the plan is TRUE. Every other row goes, unchanged, to the Python path, which
-decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it.
+decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it;
+``apply_native`` runs one eager pass to learn whether any row needs Python at all.
 """
 
 from __future__ import annotations
@@ -56,13 +57,21 @@ def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[A
     parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
     to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
     to_python = to_python | (F.col("stream") != F.lit(stream))
+    decided = parsed.select(
+        *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
+    )
     # One text column (the line for Python, the output for native rows): half the bytes kept.
+    # A projection of its own: `_py` is read twice, so it is not inlined (computed once).
     rest = [c for c in EVENT_COLUMNS if c != "value"]
-    text = F.when(to_python, F.col("value")).otherwise(out)
-    marked = parsed.select(
-        *rest, text.alias("value"), to_python.alias("_py"), port.alias("_port")
-    ).persist(StorageLevel.MEMORY_AND_DISK)
+    text = F.when(F.col("_py"), F.col("value")).otherwise(F.col("_out"))
+    marked = decided.select(*rest, text.alias("value"), "_py", "_port").persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
     python = marked.filter(F.col("_py")).select(*EVENT_COLUMNS)
+    if python.isEmpty():
+        # One eager pass (it fills the persisted frame the outputs then read): no row needs
+        # Python, so the Python stage is pruned (measured: its tasks cost more than the rows).
+        python = python.limit(0)
     native = marked.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
         "seq",
         F.array(F.lit(0).cast("long")).alias("path"),

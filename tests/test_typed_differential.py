@@ -240,3 +240,28 @@ def test_conformance_cases_typed_equals_python(spark) -> None:
     assert not differences, differences
     assert len(ran) >= 2, ran  # queries/drop_event, scripts/patch (others: see the report)
     print(f"typed corpus cases run both ways: {len(ran)}: {ran}")
+
+
+def test_build_schema_option(tmp_path) -> None:
+    """``--schema``: a bad DDL is a usage error naming the problem; a good one adds the plan."""
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+
+    program = tmp_path / "p.tremor"
+    program.write_text('let event.k = "v";\nevent')
+    bad = CliRunner().invoke(cli, ["build", "--schema", "a DOUBLE", str(program)])
+    assert bad.exit_code == 2 and "type DOUBLE is not supported" in bad.output
+    good = CliRunner().invoke(cli, ["build", "--schema", "a BIGINT", str(program)])
+    assert good.exit_code == 0 and "with_typed_plan(" in good.output
+    plain = CliRunner().invoke(cli, ["build", str(program)])
+    assert "typed" not in plain.output
+
+
+@pytest.mark.spark
+def test_all_native_prunes_python_stage(spark) -> None:
+    """Every line fits and needs no check: the Python stage is pruned, the output unchanged."""
+    source = Source(name="let.tremor", text=PROGRAMS["let"])
+    plain, typed = both_jobs(source, "script", SCHEMA)
+    lines = [line for line in FITTING if '"m"' in line]
+    assert raw_outputs(spark, typed, lines) == raw_outputs(spark, plain, lines)
