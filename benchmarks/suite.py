@@ -4,13 +4,15 @@ hand-written PySpark job with the same meaning (never a unit test).
 Usage::
 
     python benchmarks/suite.py [--events 1000000] [--runs 3] [--json out.json]
-        [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000]
+        [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000] [--typed]
 
 Per workload: both jobs read the same cached DataFrame of JSON text and write JSON text; one
 warm-up each (its outputs are compared: same multiset of JSON values, or a FAIL in the table),
 then ``--runs`` interleaved rounds; the median seconds of each. Also the ``tremorc build`` time
 per workload (median of ``--build-runs``, in process and as the CLI) and of a generated program
-of ``--big-lines`` lines. Prints a table; ``--json`` writes every figure.
+of ``--big-lines`` lines. Prints a table; ``--json`` writes every figure. ``--typed``: the
+stateless workloads, their generated job built with the data set's schema (``--schema``, the
+typed native path) against the same hand-written typed job.
 """
 
 from __future__ import annotations
@@ -37,13 +39,32 @@ from suite_data import BY_NAME, WORKLOADS, Workload, input_frame, write_events  
 CORES = 2  # local[2]
 
 
-def generated_runner(spark, workload: Workload, frame) -> Callable[[str], None]:
-    """The generated job (native lowering off) writing every output port but `err` as text."""
+# --typed: the schema declared for each data set (the hand-written jobs' schemas, as DDL).
+_FIELDS = (
+    "about STRING, guid STRING, abool BOOLEAN, aint BIGINT, short_message STRING, tags {}, "
+    "array ARRAY<BIGINT>, index_type STRING, logger_name STRING, syslog_hostname STRING, "
+    "application STRING, type STRING, `doc-type` STRING"
+)
+SCHEMAS = {
+    "data": _FIELDS.format("ARRAY<STRING>"),
+    "match": _FIELDS.format("STRUCT<pipeline: STRING>") + ", measurement STRING",
+}
+TYPED = ("real-workflow-throughput-json", "patch", "merge", "let", "match")
+
+
+def generated_runner(spark, workload: Workload, frame, typed: bool = False):
+    """The generated job (native pre-filter off; ``typed``: built with the data set's schema)
+    writing its `out` port as text."""
     os.environ["TREMORC_NATIVE"] = "0"
+    from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
 
-    module = load_job(compile_path(workload.trickle).job, workload.name)
+    schema = parse_schema(SCHEMAS[workload.data]) if typed else None
+    job = compile_path(workload.trickle, schema=schema).job
+    if typed:
+        print(f"{workload.name}: typed plan {'yes' if 'with_typed_plan(' in job else 'no'}")
+    module = load_job(job, workload.name)
 
     def run(out: str) -> None:
         outputs = module.run_pipeline(spark, {"in": frame})
@@ -83,14 +104,23 @@ def mismatch(spark, left: str, right: str) -> str:
     )
 
 
-def measure(spark, workload: Workload, frame, runs: int, folder: str) -> dict:
+def fresh_cache(spark, frame) -> None:
+    """Drop what a run persisted (a later run with the same plan would read it instead of
+    computing), keeping only the cached input (untimed)."""
+    spark.catalog.clearCache()
+    frame.cache()
+    frame.count()
+
+
+def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: bool) -> dict:
     """Warm-up (outputs compared), then ``runs`` interleaved rounds; medians in seconds."""
     fns = {
-        "generated": generated_runner(spark, workload, frame),
+        "generated": generated_runner(spark, workload, frame, typed),
         "handwritten": handwritten_runner(workload, frame),
     }
     for name, fn in fns.items():
         fn(f"{folder}/{workload.name}-{name}")
+        fresh_cache(spark, frame)
     problem = mismatch(
         spark, f"{folder}/{workload.name}-generated", f"{folder}/{workload.name}-handwritten"
     )
@@ -100,6 +130,7 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str) -> dict:
             started = time.perf_counter()
             fn(f"{folder}/{workload.name}-{name}-{i}")
             times[name].append(time.perf_counter() - started)
+            fresh_cache(spark, frame)
     return {
         "mismatch": problem,
         **{name: statistics.median(values) for name, values in times.items()},
@@ -107,7 +138,7 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str) -> dict:
     }
 
 
-def run_workloads(names: list[str], events: int, runs: int) -> dict[str, dict]:
+def run_workloads(names: list[str], events: int, runs: int, typed: bool) -> dict[str, dict]:
     """Every named workload measured in one SparkSession (local[2]), inputs cached per data set."""
     from runtime_support.session import get_session
 
@@ -123,7 +154,8 @@ def run_workloads(names: list[str], events: int, runs: int) -> dict[str, dict]:
             if workload.data not in frames:
                 path = write_events(workload.data, events, Path(folder))
                 frames[workload.data] = input_frame(spark, path)
-            results[name] = measure(spark, workload, frames[workload.data], runs, folder)
+            frame = frames[workload.data]
+            results[name] = measure(spark, workload, frame, runs, folder, typed)
             print(f"{name}: {summary(results[name], events)}", flush=True)
             for sub in Path(folder).glob(f"{name}-*"):
                 shutil.rmtree(sub, ignore_errors=True)
@@ -181,8 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="only the build times")
     parser.add_argument("--build-runs", type=int, default=5)
     parser.add_argument("--big-lines", type=int, default=10_000)
+    parser.add_argument(
+        "--typed", action="store_true", help="the stateless workloads built with --schema"
+    )
     args = parser.parse_args(argv)
-    names = args.only or [w.name for w in WORKLOADS]
+    names = args.only or [w.name for w in WORKLOADS if w.name in TYPED or not args.typed]
     load = os.getloadavg()
     builds: dict = {}
     if not args.no_build:
@@ -190,13 +225,14 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             big, lines = big_program(Path(tmp), args.big_lines)
             builds["big"] = {"lines": lines, **build_times(big, args.build_runs)}
-    results = {} if args.no_run else run_workloads(names, args.events, args.runs)
+    results = {} if args.no_run else run_workloads(names, args.events, args.runs, args.typed)
     print(table(results, builds, args.events))
     print(f"load average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}")
     if args.json:
         report = {
             "events": args.events,
             "runs": args.runs,
+            "typed": args.typed,
             "cores": CORES,
             "load_start": load,
             "load_end": os.getloadavg(),

@@ -47,13 +47,32 @@ def check(files: tuple[Path, ...]) -> None:
     sys.exit(1 if failed else 0)
 
 
+SCHEMA_HELP = (
+    "Spark DDL of the input events (extension, README 'Typed sources'): events that fit it "
+    "run as native Spark Columns"
+)
+
+
+def _schema(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple | None:
+    """``--schema``: the parsed DDL (a usage error names what is wrong)."""
+    from .lowering.schema import SchemaError, parse_schema
+
+    if value is None:
+        return None
+    try:
+        return parse_schema(value)
+    except SchemaError as err:
+        raise click.BadParameter(str(err)) from None
+
+
 @cli.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="job file (default stdout)")
-def build(file: Path, output: Path | None) -> None:
+@click.option("--schema", callback=_schema, metavar="DDL", help=SCHEMA_HELP)
+def build(file: Path, output: Path | None, schema: tuple | None) -> None:
     """Compile FILE into a black-formatted PySpark job."""
     try:
-        compiled = compile_path(file, job_name=output.name if output else "job.py")
+        compiled = compile_path(file, output.name if output else "job.py", schema)
     except CompileError as err:
         _fail(err)
         return
@@ -200,7 +219,8 @@ def dbg_plan(file: Path, after: str | None) -> None:
 
 @dbg.command("lowering")
 @click.argument("file", type=click.Path(path_type=Path))
-def dbg_lowering(file: Path) -> None:
+@click.option("--schema", callback=_schema, metavar="DDL", help=SCHEMA_HELP)
+def dbg_lowering(file: Path, schema: tuple | None) -> None:
     """Per expression of FILE's job graph: lowered to native Spark or left to Python, and why."""
     from .lowering.report import lowering_report
     from .pipeline import check_program
@@ -210,7 +230,7 @@ def dbg_lowering(file: Path) -> None:
     except CompileError as err:
         _fail(err)
         return
-    click.echo(lowering_report(checked.ir), nl=False)
+    click.echo(lowering_report(checked.ir, schema), nl=False)
 
 
 @cli.command()

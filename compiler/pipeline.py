@@ -178,8 +178,11 @@ def warnings_of(source: Source, kind: str) -> tuple[Warning_, ...]:
 
 
 @guarded
-def compile_source(source: Source, kind: str, job_name: str = "job.py") -> CompiledJob:
-    """Compile ``source`` into a job."""
+def compile_source(
+    source: Source, kind: str, job_name: str = "job.py", schema: tuple | None = None
+) -> CompiledJob:
+    """Compile ``source`` into a job (``schema``: the declared input schema, see
+    ``compiler/lowering/schema.py``)."""
     checked = check_program(source, kind)
     from .codegen.build import build_job
 
@@ -187,11 +190,11 @@ def compile_source(source: Source, kind: str, job_name: str = "job.py") -> Compi
         source=source,
         kind=kind,
         tree=checked.tree,
-        job=build_job(checked, source, job_name),
+        job=build_job(checked, source, job_name, schema),
         warnings=checked.warnings,
     )
 
 
-def compile_path(path: Path, job_name: str = "job.py") -> CompiledJob:
+def compile_path(path: Path, job_name: str = "job.py", schema: tuple | None = None) -> CompiledJob:
     """Read, parse, check and generate the job for the file at ``path``."""
-    return compile_source(read_source(path), kind_of(path), job_name)
+    return compile_source(read_source(path), kind_of(path), job_name, schema)

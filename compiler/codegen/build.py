@@ -49,29 +49,50 @@ def build_script_job(
     return render_job(parts, job_name)
 
 
-def build_job(checked: Checked, source: Source, job_name: str) -> str:
+def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | None = None) -> str:
     """Dispatch on the program kind; with native lowering on (``TREMORC_NATIVE=1``), events a
-    script or query provably drops are removed in the JVM before ``mapInArrow``."""
+    script or query provably drops are removed in the JVM before ``mapInArrow``; with a
+    declared input ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as
+    Spark Columns on the events that fit it (``compiler/lowering/typed.py``)."""
     tree, kind = checked.tree, checked.kind
     if kind == "deploy":
         from .deploy import build_deploy_job
 
         assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
         return build_deploy_job(checked.ir, source, job_name)
-    plan = _native_plan(checked)
+    plan, typed = _native_plan(checked), _typed_plan(checked, schema)
+    native = plan is not None or typed is not None
     if kind == "script":
         assert isinstance(tree, S.Script) and isinstance(checked.ir, ScriptGraph)
-        job = build_script_job(tree, checked.ir, source, job_name, native=plan is not None)
+        job = build_script_job(tree, checked.ir, source, job_name, native=native)
     else:
         from .query import build_query_job
 
         assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
-        job = build_query_job(checked.ir, source, job_name, native=plan is not None)
-    if plan is None:
-        return job
-    from ..lowering.attach import attach_prefilter
+        job = build_query_job(checked.ir, source, job_name, native=native)
+    if plan is not None:
+        from ..lowering.attach import attach_prefilter
 
-    return attach_prefilter(job, "in", plan)
+        job = attach_prefilter(job, "in", plan)
+    if typed is not None and schema is not None:
+        from ..lowering.typed_graph import attach_typed
+
+        job = attach_typed(job, "in", schema, typed)
+    return job
+
+
+def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
+    """The typed plan over a declared schema, or None (no schema, or the program does not
+    lower: ``tremorc dbg lowering --schema`` says why)."""
+    if schema is None:
+        return None
+    from ..lowering.predicate import NotNative
+    from ..lowering.typed_graph import typed_job_plan
+
+    try:
+        return typed_job_plan(checked.ir, schema)
+    except NotNative:
+        return None
 
 
 def _native_plan(checked: Checked) -> object:

@@ -76,4 +76,7 @@ PLAN_IMPORTS = (
     "runtime_support.stages:stage_mapper",
     "runtime_support.stream_state:state_stage",
 )
-NATIVE_IMPORT = "runtime_support.native:apply_native_prefilter"
+NATIVE_IMPORTS = (
+    "runtime_support.native_typed:apply_native",
+    "runtime_support.native_typed:with_native_rows",
+)

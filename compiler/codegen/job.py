@@ -14,7 +14,7 @@ import black
 import jinja2
 
 from .fastfmt import format_job
-from .graph import NATIVE_IMPORT, PLAN_IMPORTS
+from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
@@ -30,7 +30,7 @@ class JobParts:
     blocks: tuple[str, ...]  # module-level code blocks, in order
     graph: str  # Python expression building the GraphSpec
     plan: dict[str, object]  # the Spark plan's pieces (``stages.plan_context``)
-    native: bool = False  # the plan applies the native pre-filter
+    native: bool = False  # the plan calls the native hooks (pre-filter, typed plan)
 
 
 @cache
@@ -78,7 +78,7 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         "job.py.j2",
         source_name=parts.source_name,
         job_name=job_name,
-        imports=(*imports, NATIVE_IMPORT) if parts.native else imports,
+        imports=(*imports, *NATIVE_IMPORTS) if parts.native else imports,
         sources=parts.sources,
         blocks=parts.blocks,
         graph=parts.graph,

@@ -100,9 +100,11 @@ def ir_scripts(ir: ScriptGraph | PipelineGraph | Deployment) -> Iterator[Embedde
                 yield from pipeline.graph.embedded()
 
 
-def lowering_report(ir: ScriptGraph | PipelineGraph | Deployment) -> str:
+def lowering_report(
+    ir: ScriptGraph | PipelineGraph | Deployment, schema: tuple | None = None
+) -> str:
     """The text report over the job graph ``ir``: one line per expression (``line:col``), then
-    totals and the top fallback reasons."""
+    totals, the top fallback reasons, and with a declared ``schema`` the typed plan's verdict."""
     lines: list[str] = []
     reasons: Counter[str] = Counter()
     total = native = 0
@@ -122,7 +124,25 @@ def lowering_report(ir: ScriptGraph | PipelineGraph | Deployment) -> str:
     lines.append(f"native pre-filter: {'yes' if plan is not None else 'no'}")
     for reason, count in reasons.most_common(5):
         lines.append(f"  fallback {count:4d}  {reason}")
+    lines.append(typed_verdict(ir, schema))
     return "\n".join(lines) + "\n"
+
+
+def typed_verdict(ir: ScriptGraph | PipelineGraph | Deployment, schema: tuple | None) -> str:
+    """One line: does the whole program run natively over ``schema`` (per program: the first
+    construct that does not lower sends the whole program to Python), and if not, why."""
+    from .typed_graph import typed_job_plan
+
+    if schema is None:
+        return "typed plan: no schema declared (--schema DDL)"
+    try:
+        typed_job_plan(ir, schema)
+    except NotNative as err:
+        return f"typed plan: no, the program runs in Python: {err.reason}"
+    return (
+        "typed plan: yes, events that fit the schema run natively; the rest (not fitting, or "
+        "a missing key, overflow, or key order to keep) go to the Python path per event"
+    )
 
 
 def _pct(part: int, whole: int) -> str:

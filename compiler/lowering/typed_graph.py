@@ -1,0 +1,65 @@
+"""Which jobs get the typed plan, and adding it to a rendered job (``--schema``).
+
+A job qualifies when its graph is one stateless script fed by the input stream ``in`` and
+writing only to job outputs (a ``.tremor`` file; a ``.trickle`` of the shape ``select event
+from in into s; select event from s into out``), and its script lowers (``typed.py``).
+Otherwise the job is the plain Python one and ``tremorc dbg lowering --schema`` says why.
+"""
+
+from __future__ import annotations
+
+import black
+
+from ..ir import Deployment
+from ..ir import graph as G
+from .attach import BLACK_MODE
+from .predicate import NotNative
+from .schema import root_ddl
+from .typed import typed_plan
+
+IMPORT = "from runtime_support.native_typed import apply_native, with_native_rows"
+ANCHOR = "\n\ndef run_pipeline("
+
+
+def typed_job_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment, schema: tuple) -> tuple:
+    """The typed plan of a checked job graph over events of ``schema`` (NotNative: why not)."""
+    if isinstance(ir, G.ScriptGraph):
+        if ir.stateful or ir.body is None:
+            raise NotNative("the script keeps state")
+        return typed_plan(ir.body.script, schema, {port: port for port in ir.ports})
+    if not isinstance(ir, G.PipelineGraph):
+        raise NotNative("a flow (troy): the typed plan covers .tremor and .trickle jobs")
+    node, ports = _single_script(ir)
+    return typed_plan(node.body.script, schema, ports)
+
+
+def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]]:
+    scripts = [n for n in graph.nodes if not isinstance(n, G.PortNode)]
+    inputs = [n for n in graph.nodes if isinstance(n, G.PortNode) and n.direction == "from"]
+    if len(scripts) != 1 or not isinstance(scripts[0], G.ScriptNode) or graph.errors:
+        raise NotNative("the pipeline is not a single script between input and outputs")
+    node = scripts[0]
+    if node.stateful or node.named or [n.name for n in inputs] != ["in"]:
+        raise NotNative("the script keeps state, has named scripts or several inputs")
+    outs = {n.name: n.port for n in graph.nodes if isinstance(n, G.PortNode)}
+    ports: dict[str, str] = {}
+    for link in graph.links:
+        if link.source == ("in", "out") and link.target == (node.name, "in"):
+            continue
+        (src, port), (dst, dst_port) = link.source, link.target
+        if src != node.name or dst not in outs or dst == "in" or dst_port != "in":
+            raise NotNative("the script's outputs do not all go straight to job outputs")
+        ports[port] = outs[dst]
+    return node, ports
+
+
+def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
+    """``job`` (rendered with its native hooks) whose graph runs ``tree`` natively."""
+    assert IMPORT in job and ANCHOR in job, "a job rendered with native hooks"
+    text = job.replace(IMPORT, IMPORT + ", with_typed_plan")
+    block = (
+        "\n\n# Typed plan (built with --schema): events that fit the schema run as Spark Columns.\n"
+        f"GRAPH = with_typed_plan(GRAPH, {stream!r}, {root_ddl(schema)!r}, {tree!r})\n"
+    )
+    head, anchor, tail = text.partition(ANCHOR)
+    return black.format_str(head + block + anchor + tail, mode=BLACK_MODE)

@@ -1,0 +1,174 @@
+"""Typed native path: a whole script run as Spark Columns over events of a declared schema.
+
+A job built with ``--schema`` wraps its graph with :func:`with_typed_plan` (the compiler's plan,
+see ``compiler/lowering/typed.py``); ``run_pipeline`` calls :func:`apply_native` on its events
+and :func:`with_native_rows` on its source stage.
+
+Invariant (exactness): a row is handled natively only when it *fits*: ``to_json(from_json(v))``
+gives back the line ``v`` byte for byte (so Spark read every key, in order, with its type, no
+duplicate, no explicit ``null`` and no extra key: absent keys are the struct's NULLs) and the
+line holds no ``\\u`` escape (Jackson and orjson spell those differently); and when no check on
+its path in the plan is TRUE. Every other row goes, unchanged, to the Python path, which
+decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it;
+``apply_native`` runs one eager pass to learn whether any row needs Python at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .graph import GraphSpec
+from .native import apply_native_prefilter
+
+__all__ = ["TypedGraphSpec", "apply_native", "typed_columns", "with_native_rows", "with_typed_plan"]
+
+EVENT_COLUMNS = ("seq", "value", "ingest_ns", "origin", "meta", "stream")
+JSON_OPTIONS = {"ignoreNullFields": "true"}
+BINARY = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__"}
+BINARY |= {"ge": "__ge__", "and": "__and__", "or": "__or__"}
+TRY = {"add": "try_add", "sub": "try_subtract", "mul": "try_multiply"}
+
+
+@dataclass(frozen=True)
+class TypedGraphSpec(GraphSpec):
+    """A :class:`GraphSpec` plus a typed plan ``(input stream, Spark DDL, plan tree)``."""
+
+    typed: tuple[str, str, tuple] | None = None
+
+
+def with_typed_plan(spec: GraphSpec, stream: str, ddl: str, tree: tuple) -> TypedGraphSpec:
+    """``spec`` whose events on ``stream`` run ``tree`` natively where they fit ``ddl``."""
+    values = {f.name: getattr(spec, f.name) for f in fields(spec)}
+    return TypedGraphSpec(**values, typed=(stream, ddl, tree))
+
+
+def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[Any, Any]:
+    """``(events for the Python stages, native output rows or None)``: the pre-filter, then the
+    typed plan (batch only)."""
+    events = apply_native_prefilter(spec, events)
+    typed = getattr(spec, "typed", None)
+    if typed is None or streaming is not None:
+        return events, None
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    stream, ddl, tree = typed
+    parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
+    to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
+    to_python = to_python | (F.col("stream") != F.lit(stream))
+    decided = parsed.select(
+        *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
+    )
+    # One text column (the line for Python, the output for native rows): half the bytes kept.
+    # A projection of its own: `_py` is read twice, so it is not inlined (computed once).
+    rest = [c for c in EVENT_COLUMNS if c != "value"]
+    text = F.when(F.col("_py"), F.col("value")).otherwise(F.col("_out"))
+    marked = decided.select(*rest, text.alias("value"), "_py", "_port").persist(
+        StorageLevel.MEMORY_AND_DISK
+    )
+    python = marked.filter(F.col("_py")).select(*EVENT_COLUMNS)
+    if python.isEmpty():
+        # One eager pass (it fills the persisted frame the outputs then read): no row needs
+        # Python, so the Python stage is pruned (measured: its tasks cost more than the rows).
+        python = python.limit(0)
+    native = marked.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
+        "seq",
+        F.array(F.lit(0).cast("long")).alias("path"),
+        F.lit(-1).alias("stage"),
+        F.col("_port").alias("target"),
+        F.lit(None).cast("string").alias("key"),
+        F.lit(None).cast("binary").alias("event"),
+        "value",
+    )
+    return python, native
+
+
+def with_native_rows(stage: Any, rows: Any) -> Any:
+    """The source stage's rows plus the typed path's output rows (same schema)."""
+    return stage if rows is None else stage.unionByName(rows)
+
+
+def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
+    """``(to_python, port, out)`` Columns of ``tree`` over the parsed struct ``ev`` of the line
+    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop."""
+    from pyspark.sql import functions as F
+
+    fits = F.coalesce(F.to_json(ev, JSON_OPTIONS) == text, F.lit(False))
+    fits = fits & ~text.contains("\\u")
+    to_python, port, out = _Build(ev, text).tree(tree)
+    return ~fits | to_python, port, out
+
+
+class _Build:
+    """Plan IR → Columns over the parsed event ``ev``."""
+
+    def __init__(self, ev: Any, text: Any):
+        from pyspark.sql import functions as F
+
+        self.F, self.ev, self.text = F, ev, text
+        self.no_text = F.lit(None).cast("string")
+
+    def tree(self, node: tuple) -> tuple[Any, Any, Any]:
+        F = self.F
+        if node[0] == "python":
+            return F.lit(True), self.no_text, self.no_text
+        if node[0] == "leaf":
+            _, port, value, checks = node
+            if port is None:
+                return self.any(checks), self.no_text, self.no_text
+            return self.any(checks), F.lit(port), self.json(value)
+        _, checks, cases = node
+        pre = self.any(checks)
+        py, port, out = F.when(pre, True), F.when(pre, self.no_text), F.when(pre, self.no_text)
+        for cond, sub in cases:
+            c = self.value(cond)
+            sub_py, sub_port, sub_out = self.tree(sub)
+            py, port, out = py.when(c, sub_py), port.when(c, sub_port), out.when(c, sub_out)
+        return py.otherwise(True), port, out
+
+    def json(self, value: tuple) -> Any:
+        """The JSON text of a leaf's value; ``("extend", entries)`` appends to the (fitting)
+        input line: ``{...}`` + ``,"k":v...}`` (no comma after ``{}``)."""
+        F = self.F
+        if value[0] != "extend":
+            return F.to_json(self.value(value), JSON_OPTIONS)
+        if not value[1]:
+            return self.text
+        added = F.to_json(self.value(("struct", value[1])), JSON_OPTIONS)
+        head = F.substring(self.text, 1, F.length(self.text) - 1)
+        comma = F.when(self.text == F.lit("{}"), F.lit("")).otherwise(F.lit(","))
+        return F.concat(head, comma, F.substring(added, 2, 1 << 30))
+
+    def any(self, checks: tuple) -> Any:
+        result = self.F.lit(False)
+        for check in checks:
+            result = result | self.value(check)
+        return result
+
+    def value(self, ir: tuple) -> Any:
+        F, op = self.F, ir[0]
+        if op == "ev":
+            return self.ev
+        if op == "get":
+            return self.value(ir[1]).getField(ir[2])
+        if op == "lit":
+            lit = F.lit(ir[1])
+            return lit.cast("bigint") if type(ir[1]) is int else lit
+        if op == "struct":
+            return F.struct(*[self.value(v).alias(k) for k, v in ir[1]])
+        if op in BINARY:
+            return getattr(self.value(ir[1]), BINARY[op])(self.value(ir[2]))
+        if op in TRY:
+            return getattr(F, TRY[op])(self.value(ir[1]), self.value(ir[2]))
+        if op == "concat":
+            return F.concat(self.value(ir[1]), self.value(ir[2]))
+        if op == "neg":
+            return F.try_subtract(F.lit(0).cast("bigint"), self.value(ir[1]))
+        if op == "not":
+            return ~self.value(ir[1])
+        if op == "isnull":
+            return self.value(ir[1]).isNull()
+        if op == "notnull":
+            return self.value(ir[1]).isNotNull()
+        raise ValueError(f"unknown typed IR {op!r}")
