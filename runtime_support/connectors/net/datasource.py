@@ -392,21 +392,30 @@ class NetSinkBase:
         if self.reads_meta and "meta" not in frame.columns:
             frame = frame.withColumn("meta", F.lit(None).cast("string"))
         columns = ("value", "meta") if self.reads_meta else ("value",)
-        ordered = frame.sortWithinPartitions("seq", "sub").select(*columns)
-        payload = json.dumps(
-            {"kind": self.spec.kind, "alias": self.alias, "params": self.spec.params}
-        )
-        ordered.write.format("tremorc_net").option("spec", payload).mode("append").save()
-        if progress.active:
-            progress.add(frame.count())
+        write_in_order(frame, "tremorc_net", self.spec, progress, columns)
 
     def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
         """A micro-batch: written once more when Spark replays it (at least once)."""
-        self.write_frame(frame, _NoProgress())
+        self.write_frame(frame, NO_PROGRESS)
+
+
+def write_in_order(
+    frame: Any, fmt: str, spec: ConnectorSpec, progress: Any, columns: tuple[str, ...] = ("value",)
+) -> None:
+    """``frame``'s ``columns``, each partition in emission order ``(seq, sub)``, written by the
+    Python data source ``fmt`` (registered), which rebuilds the sink from its ``spec`` option."""
+    ordered = frame.sortWithinPartitions("seq", "sub").select(*columns)
+    payload = json.dumps({"kind": spec.kind, "alias": spec.alias, "params": spec.params})
+    ordered.write.format(fmt).option("spec", payload).mode("append").save()
+    if progress.active:
+        progress.add(frame.count())
 
 
 class _NoProgress:
     active = False
+
+
+NO_PROGRESS = _NoProgress()  # a micro-batch counts no progress line
 
 
 def _writer_class() -> type:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..base import ConnectorSpec
+from ..net.datasource import NO_PROGRESS, write_in_order
 from .convert import OtelError, logs_to_pb, trace_to_pb
 from .metrics import metrics_to_pb
 from .server import otel_target
@@ -87,21 +88,11 @@ class OtelClientSink:
 
     def write_frame(self, frame: Any, progress: Any) -> None:
         register(frame.sparkSession)
-        ordered = frame.sortWithinPartitions("seq", "sub").select("value")
-        payload = json.dumps(
-            {"alias": self.alias, "kind": self.spec.kind, "params": self.spec.params}
-        )
-        ordered.write.format("tremorc_otel").option("spec", payload).mode("append").save()
-        if progress.active:
-            progress.add(frame.count())
+        write_in_order(frame, "tremorc_otel", self.spec, progress)
 
     def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
         """A micro-batch: sent once more when Spark replays it (at least once)."""
-        self.write_frame(frame, _NoProgress())
-
-
-class _NoProgress:
-    active = False
+        self.write_frame(frame, NO_PROGRESS)
 
 
 def _writer_class() -> type:
