@@ -172,10 +172,11 @@ def _created(text: str, create: str) -> str:
 
 
 def test_tremor_connectors_defines_metrics() -> None:
-    """``metrics`` resolves (it is defined); its kind is then the connector registry's business:
-    Spark has no runtime metrics."""
-    message = _created(BUNDLED_FLOW, "  create connector m from connectors::metrics;")
-    assert message.startswith("The connector `metrics` is not supported")
+    """``metrics`` resolves to the bundled definition: a ``metrics`` connector."""
+    line = "  create connector m from connectors::metrics;"
+    text = BUNDLED_FLOW.replace("flow\n", f"flow\n{line}\n", 1)
+    flow = check_program(Source("t.troy", text), "deploy")
+    assert _connectors(flow.ir.flows[0])["m"][0] == "metrics"
 
 
 def test_axiom_connectors_are_defined() -> None:
