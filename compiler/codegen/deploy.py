@@ -36,7 +36,7 @@ Link = tuple[tuple[str, str], tuple[str, str]]
 
 #: Sink kinds that read each event's metadata (``$elastic``, ``$kafka_producer``, ``$binary``,
 #: ``$kv``): their outputs carry it (``GraphSpec.meta_outputs``).
-META_SINKS = frozenset({"elastic", "kafka_producer", "kv", "ws_client"})
+META_SINKS = frozenset({"dns_client", "elastic", "kafka_producer", "kv", "ws_client"})
 
 
 @dataclass
@@ -112,6 +112,8 @@ def _sink_way(kind: str, params: dict) -> str:
         return "its first event stops the run: every sink gets only the events before it"
     if kind == "elastic":
         return "bulk requests from the executors (mapInArrow); its responses feed out/err"
+    if kind == "dns_client":
+        return "lookups from the executors (mapInArrow, dnspython); answers out/err"
     if kind == "kv":
         return "commands applied in emission order by one task (sqlite3 at path); answers out/err"
     return "discarded, never computed"

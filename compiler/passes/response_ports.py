@@ -16,7 +16,7 @@ from ..ir import flow as F
 from ..source import Source
 
 #: Sink kinds whose ``out``/``err`` ports carry responses (the runtime's ``responses`` sinks).
-RESPONDERS = frozenset({"elastic", "kv"})
+RESPONDERS = frozenset({"dns_client", "elastic", "kv"})
 #: Source kinds whose events come in the second pass too: ``metrics`` emits the first pass's
 #: final event counts (runtime_support/connectors/metrics.py).
 SECOND_PASS = RESPONDERS | {"metrics"}

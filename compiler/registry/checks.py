@@ -17,6 +17,7 @@ from ..source import Source, Span
 from .codecs import CODECS, check_codec_use
 from .common import Entry, Registry, check_config, item_span, name_and_config, record_key_span
 from .connectors import CONNECTORS, WITH_KEYS, check_file_sink, check_kafka
+from .dns import check_dns
 from .elastic import check_elastic
 from .jdbc_checks import JDBC_KINDS, S3_KINDS, check_jdbc, check_s3
 from .kv import check_kv
@@ -77,6 +78,8 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
         check_elastic(config, lambda k: record_key_span(config_expr, k, where), source)
     if entry.name == "kv":
         check_kv(params, value_span, source)
+    if entry.name == "dns_client":
+        check_dns(params, value_span, source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
         why = check_codec_use(entry.name, *name_and_config(params["codec"]))

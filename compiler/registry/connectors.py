@@ -20,6 +20,7 @@ from runtime_support.connectors.kafka_options import (
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key, Registry
+from .dns import DNS
 from .elastic import ELASTIC
 from .kv import KV
 from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
@@ -266,6 +267,7 @@ S3 = (
     ),
     *NET_ENTRIES,
     *TIME_ENTRIES,
+    DNS,
     ELASTIC,
     KV,
 )
@@ -346,10 +348,6 @@ _UNSUPPORTED = {
     "bench": "Tremor's benchmark harness (it times Tremor's own runtime); use benchmarks/ here",
     "cb": "Tremor's test-harness connector (circuit-breaker acks inside Tremor's runtime)",
     "discord": _CLOUD_ONLY.format("Discord's bot gateway"),
-    "dns_client": (
-        "answers each event with a DNS lookup on its out port: a request/response connector, "
-        "and tremorc's Spark sinks send no responses back as events"
-    ),
     "gbq_writer": _CLOUD_ONLY.format("Google BigQuery's Storage Write API"),
     "gcl_writer": _CLOUD_ONLY.format("Google Cloud Logging"),
     "gpubsub_consumer": _CLOUD_ONLY.format("Google Pub/Sub"),
@@ -382,6 +380,7 @@ SOURCE_FACTORIES = {
 }
 SINK_FACTORIES = {
     "clickhouse": RT + "jdbc.JdbcSink",
+    "dns_client": RT + "dns.DnsSink",
     "elastic": RT + "elastic.ElasticSink",
     "exit": RT + "simple.ExitSink",
     "file": RT + "file.FileSink",

@@ -8,6 +8,7 @@ from typing import Any
 
 from .base import ConnectorSpec, RunContext, check_readable
 from .crononome import CrononomeSource
+from .dns import DnsSink
 from .elastic import ElasticSink
 from .file import FileSink, FileSource, sink_for
 from .file import is_source as _file_reads
@@ -54,6 +55,7 @@ SOURCES: dict[str, type] = {
 }
 SINKS: dict[str, type] = {
     "clickhouse": JdbcSink,
+    "dns_client": DnsSink,
     "elastic": ElasticSink,
     "exit": ExitSink,
     "file": FileSink,

@@ -1,0 +1,42 @@
+"""The ``dns_client`` connector's registry entry and its check (TREMOR.md §6.3; tremor-connectors
+``impls/dns/client.rs``: a structured connector with no config keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..diagnostics import CompileError
+from ..source import Source, Span
+from .common import Entry, Key
+
+_NAMESERVERS = (
+    "tremorc only (Tremor has no config keys and always uses the system resolver): the "
+    'nameservers to ask, `"host"` (port 53) or `"host:port"` (`"[v6]:port"`), instead of the '
+    "executor's `/etc/resolv.conf`"
+)
+
+DNS = Entry(
+    name="dns_client",
+    keys=(Key(name="nameservers", type="array<string>", doc=_NAMESERVERS),),
+    factory="runtime_support.connectors.dns.DnsSink",
+    ports=("in", "out", "err"),
+    doc="sink: each event's `$dns.lookup` resolved on the executors (dnspython, `mapInArrow`, "
+    "emission order); `out` answers with the records, `err` with the failure (batch: a second "
+    "pass; a stream rejects them)",
+)
+
+
+def check_dns(params: dict[str, Any], value_span: Callable[[str], Span], source: Source) -> None:
+    """``dns_client`` is structured (Tremor's ``CodecReq::Structured``): no codec, and no
+    processors (they would never run)."""
+    if "codec" in params:
+        message = "dns_client is a structured connector and can't be configured with a codec"
+        raise CompileError(message, value_span("codec"), source=source)
+    for key in ("preprocessors", "postprocessors"):
+        if params.get(key):
+            message = (
+                f"dns_client is a structured connector: its events are never encoded, so {key} "
+                "would not run"
+            )
+            raise CompileError(message, value_span(key), source=source)
