@@ -79,7 +79,7 @@ def check_connector(defn: D.DefineConnector, params: dict[str, Any], source: Sou
     if entry.name == "kv":
         check_kv(params, value_span, source)
     if entry.name == "dns_client":
-        check_dns(params, value_span, source)
+        check_dns(params, value_span, lambda k: record_key_span(config_expr, k, where), source)
     if "codec" in params:
         _named(CODECS, params["codec"], given["codec"].value, value_span("codec"), source)
         why = check_codec_use(entry.name, *name_and_config(params["codec"]))

@@ -27,9 +27,21 @@ DNS = Entry(
 )
 
 
-def check_dns(params: dict[str, Any], value_span: Callable[[str], Span], source: Source) -> None:
+def check_dns(
+    params: dict[str, Any],
+    value_span: Callable[[str], Span],
+    key_span: Callable[[str], Span],
+    source: Source,
+) -> None:
     """``dns_client`` is structured (Tremor's ``CodecReq::Structured``): no codec, and no
-    processors (they would never run)."""
+    processors (they would never run); each of ``nameservers`` an IP address with a port."""
+    from runtime_support.connectors.dns_lookup import parse_nameserver
+
+    for text in (params.get("config") or {}).get("nameservers") or ():
+        try:
+            parse_nameserver(text)
+        except ValueError as err:
+            raise CompileError(str(err), key_span("nameservers"), source=source) from None
     if "codec" in params:
         message = "dns_client is a structured connector and can't be configured with a codec"
         raise CompileError(message, value_span("codec"), source=source)

@@ -26,6 +26,7 @@ RENDERED = frozenset(
     "TLSA CSYNC".split()
 )
 METADATA = "Metadata `$dns.lookup` missing or invalid"
+NO_RESOLVER = "No DNS resolver available"
 #: RFC 6761 answers of Tremor's resolver for names in ``localhost.`` (its ``MAX_TTL``).
 LOCALHOST = {"A": "127.0.0.1", "AAAA": "::1", "PTR": "localhost."}
 LOCAL_TTL = 86400
@@ -37,11 +38,15 @@ class LookupError_(Exception):
 
 def make_resolver(nameservers: list[str] | None, timeout: float) -> Any:
     """A dnspython resolver: the system's (``/etc/resolv.conf`` of the executor) or the
-    ``host`` / ``host:port`` nameservers given (tremorc's ``nameservers`` key)."""
+    ``host`` / ``host:port`` nameservers given (tremorc's ``nameservers`` key); None when the
+    system has no resolver configuration (every request then fails, as Tremor's)."""
     import dns.resolver
 
     if not nameservers:
-        resolver = dns.resolver.Resolver()
+        try:
+            resolver = dns.resolver.Resolver()
+        except dns.resolver.NoResolverConfiguration:
+            return None
     else:
         resolver = dns.resolver.Resolver(configure=False)
         resolver.nameservers = [_nameserver(text) for text in nameservers]
@@ -52,10 +57,26 @@ def make_resolver(nameservers: list[str] | None, timeout: float) -> Any:
 def _nameserver(text: str) -> Any:
     import dns.nameserver
 
+    return dns.nameserver.Do53Nameserver(*parse_nameserver(text))
+
+
+def parse_nameserver(text: str) -> tuple[str, int]:
+    """``(ip, port)`` of ``"ip"`` (port 53), ``"ipv4:port"`` or ``"[ipv6]:port"``; ValueError
+    naming the forms otherwise."""
+    import ipaddress
+
     host, sep, port = text.rpartition(":")
-    if not sep or ":" in host and not host.startswith("["):  # a bare IPv6 address
-        return dns.nameserver.Do53Nameserver(text, 53)
-    return dns.nameserver.Do53Nameserver(host.strip("[]"), int(port))
+    if not sep or ":" in host and not host.startswith("["):  # no port (maybe a bare IPv6)
+        host, port = text, "53"
+    try:
+        address = ipaddress.ip_address(host.removeprefix("[").removesuffix("]"))
+        number = int(port)
+        if not 0 < number < 65536:
+            raise ValueError(port)
+    except ValueError:
+        message = f'nameserver {text!r} is not "ip", "ipv4:port" or "[ipv6]:port"'
+        raise ValueError(message) from None
+    return str(address), number
 
 
 def request(meta: dict[str, Any]) -> tuple[str, str | None]:
@@ -79,6 +100,8 @@ def answer(resolver: Any, meta: dict[str, Any]) -> tuple[str, Any, dict[str, Any
     """The answer ``(port, value, meta)`` to one request (see the module doc)."""
     out_meta = {"correlation": meta["correlation"]} if "correlation" in meta else {}
     try:
+        if resolver is None:
+            raise LookupError_(NO_RESOLVER)
         name, kind = request(meta)
         if kind is not None:
             return "out", lookup(resolver, name, kind), out_meta
