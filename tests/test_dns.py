@@ -19,8 +19,9 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
+from runtime_support.stream_flow import check_flow, run_stream_flow
 from runtime_support.streaming import StreamError
-from tests.test_stream_flow import build, stream_args
+from tests.test_stream_flow import build, stream_args, write_file
 
 # config.troy with the integration library's connectors inlined; the exit connector stops the
 # run at the first non-empty answer (Tremor's `exit` connector).
@@ -125,9 +126,9 @@ def nameserver(tmp_path_factory: pytest.TempPathFactory) -> Any:
     pytest.importorskip("dnslib", reason="dnslib (the DNS server) absent: run .ci/install.d/dns.sh")
     from tests.servers import dns as server
 
-    process, port = server.start(str(tmp_path_factory.mktemp("dns")))
+    process, port, queries = server.start(str(tmp_path_factory.mktemp("dns")))
     try:
-        yield f"127.0.0.1:{port}"
+        yield f"127.0.0.1:{port}", Path(queries)
     finally:
         server.stop(process)
 
@@ -204,13 +205,13 @@ EXPECTED_ERR = [
 
 
 @pytest.mark.spark
-def test_lookups_against_a_real_server(spark, tmp_path: Path, nameserver: str) -> None:
+def test_lookups_against_a_real_server(spark, tmp_path: Path, nameserver: Any) -> None:
     """Every request answered once, in request order, on `out` or `err`, over 3 partitions;
     `$correlation` carried to the answer."""
     text = "".join(json.dumps([dns, c]) + "\n" for dns, c in REQUESTS)
     (tmp_path / "in.json").write_text(text)
     paths = {"IN": tmp_path / "in.json", "OUT": tmp_path / "out", "ERR": tmp_path / "err"}
-    module = build(ZONE_FLOW.replace("@NS@", json.dumps(nameserver)), **paths)
+    module = build(ZONE_FLOW.replace("@NS@", json.dumps(nameserver[0])), **paths)
     run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index", partitions=3))
     out = lines(tmp_path / "out")
     assert [{"event": o["event"], "meta": o["meta"]["correlation"]} for o in out] == EXPECTED_OUT
@@ -276,7 +277,47 @@ def test_stream_rejects_connected_answers(tmp_path: Path) -> None:
         OUT=tmp_path / "out",
         ERR=tmp_path / "err",
     )
-    from runtime_support.stream_flow import check_flow
-
     with pytest.raises(StreamError, match="dns_client connector `main::dns`"):
         check_flow(module.FLOW, stream_args(tmp_path / "ck"))
+
+
+STREAM_FLOW = """
+define flow main
+flow
+  define connector input from file
+  with codec = "json", preprocessors = ["separate"], config = {"path": @IN@, "mode": "read"}
+  end;
+  define connector dns from dns_client with config = {"nameservers": [@NS@]} end;
+  define pipeline request
+  pipeline
+    define script meta script let $dns = {"lookup": event}; emit event end;
+    create script meta;
+    select event from in into meta;
+    select event from meta into out;
+  end;
+  create connector input; create connector dns; create pipeline request;
+  connect /connector/input to /pipeline/request;
+  connect /pipeline/request to /connector/dns;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+def test_stream_looks_up_each_micro_batch(spark, tmp_path: Path, nameserver: Any) -> None:
+    """A stream with the answers unconnected still asks the server, as Tremor's sink does:
+    two files, two micro-batches, every request queried (an untyped lookup: A, then AAAA)."""
+    address, queries = nameserver
+    before = len(queries.read_text().splitlines()) if queries.exists() else 0
+    write_file(tmp_path / "in", 0, ['"tremorc.test"', '"ns.tremorc.test"'])
+    write_file(tmp_path / "in", 1, ['"v6.tremorc.test"'])
+    module = build(STREAM_FLOW.replace("@NS@", json.dumps(address)), IN=tmp_path / "in")
+    args = stream_args(tmp_path / "ck", flush=False)
+    run_stream_flow(spark, module.FLOW, module.run_pipeline, args, RunContext())
+    asked = sorted(queries.read_text().splitlines()[before:])
+    assert asked == [
+        "ns.tremorc.test. A",
+        "tremorc.test. A",
+        "v6.tremorc.test. A",
+        "v6.tremorc.test. AAAA",
+    ]

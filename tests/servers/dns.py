@@ -1,6 +1,7 @@
 """A real DNS server for the dns_client tests: dnslib's ``DNSServer`` (UDP) answering from a
 fixed zone, authoritatively. ``python -m tests.servers.dns PORT_FILE`` listens on 127.0.0.1 on a
-free UDP port, writes the port to PORT_FILE (moved in whole) and runs until it is killed.
+free UDP port, writes the port to PORT_FILE (moved in whole), appends ``<name> <type>`` to
+QUERY_LOG for each query it answers (flushed at once) and runs until it is killed.
 
 Answers as an authoritative server does: the records of the name and type asked; for a name
 with a CNAME (asked another type), the CNAME then the target's records, followed in the zone;
@@ -36,10 +37,11 @@ _svc._tcp.tremorc.test. IN SRV 1 2 8080 www.tremorc.test.
 class ZoneAnswers:
     """dnslib resolver over :data:`ZONE` (see the module doc)."""
 
-    def __init__(self, zone: str) -> None:
+    def __init__(self, zone: str, query_log: str) -> None:
         from dnslib import RR
 
         self.records = RR.fromZone(zone)
+        self.query_log = query_log
 
     def _of(self, name: Any, rtype: int) -> list:
         return [r for r in self.records if r.rname == name and r.rtype == rtype]
@@ -49,6 +51,8 @@ class ZoneAnswers:
 
         reply = request.reply()
         name, qtype = request.q.qname, request.q.qtype
+        with open(self.query_log, "a", encoding="utf-8") as handle:
+            handle.write(f"{name} {QTYPE[qtype]}\n")
         if not any(r.rname == name for r in self.records):
             reply.header.rcode = RCODE.NXDOMAIN
             return reply
@@ -62,20 +66,22 @@ class ZoneAnswers:
         return reply
 
 
-def serve_dns(port_file: str) -> None:
+def serve_dns(port_file: str, query_log: str) -> None:
     from dnslib.server import DNSLogger, DNSServer
 
     quiet = DNSLogger(log="-request,-reply,-truncated,-error,-recv,-send,-data", prefix=False)
-    server = DNSServer(ZoneAnswers(ZONE), address="127.0.0.1", port=0, logger=quiet)
+    server = DNSServer(ZoneAnswers(ZONE, query_log), address="127.0.0.1", port=0, logger=quiet)
     _publish(port_file, server.server.server_address[1])
     server.start()
 
 
-def start(folder: str) -> tuple[subprocess.Popen, int]:
-    """Start the server: ``(process, port)``; stop it with :func:`stop` (by its PID)."""
+def start(folder: str) -> tuple[subprocess.Popen, int, str]:
+    """Start the server: ``(process, port, query log)``; stop it with :func:`stop` (by its
+    PID)."""
     port_file = os.path.join(folder, "dns.port")
+    query_log = os.path.join(folder, "dns.queries")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    command = [sys.executable, "-m", "tests.servers.dns", port_file]
+    command = [sys.executable, "-m", "tests.servers.dns", port_file, query_log]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": root}, cwd=root)
     deadline = time.monotonic() + 30
     while not os.path.exists(port_file):
@@ -84,10 +90,10 @@ def start(folder: str) -> tuple[subprocess.Popen, int]:
             raise RuntimeError("the DNS server did not start")
         time.sleep(0.05)
     with open(port_file, encoding="utf-8") as handle:
-        return process, int(handle.read())
+        return process, int(handle.read()), query_log
 
 
 __all__ = ["ZONE", "start", "stop"]
 
 if __name__ == "__main__":
-    serve_dns(sys.argv[1])
+    serve_dns(*sys.argv[1:3])
