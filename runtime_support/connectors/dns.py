@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .answers import RESPONSE_SCHEMA, AnswerRows
 from .base import ConnectorSpec
 
-RESPONSE_SCHEMA = "seq long, sub array<long>, port string, value string, meta string"
-_COLUMNS = ("seq", "sub", "port", "value", "meta")
 #: Seconds a lookup may take in all (dnspython's resolver ``lifetime``, its retries included).
 TIMEOUT_S = 5.0
 
@@ -30,44 +29,23 @@ def dns_mapper(nameservers: list[str] | None, timeout: float = TIMEOUT_S):
     """``mapInArrow`` over rows ``seq, sub, value, meta`` → the response rows (one a row)."""
 
     def run(batches: Any) -> Any:
-        import pyarrow as pa
-
         from ..event_meta import decode_meta, encode_meta
         from ..jsonio import encode_json
         from .dns_lookup import answer, make_resolver
 
         resolver = make_resolver(nameservers, timeout)
-        out: dict[str, list] = {c: [] for c in _COLUMNS}
+        out = AnswerRows()
         for batch in batches:
             cols = batch.to_pydict()
             for seq, sub, meta_text in zip(cols["seq"], cols["sub"], cols["meta"], strict=True):
                 envelope = decode_meta(meta_text)
                 meta = envelope.get("$") if isinstance(envelope, dict) else None
                 port, value, info = answer(resolver, meta if isinstance(meta, dict) else {})
-                out["seq"].append(seq)
-                out["sub"].append([*sub, 0])
-                out["port"].append(port)
-                out["value"].append(encode_json(value))
-                out["meta"].append(encode_meta(info))
-            if len(out["seq"]) >= 4096:
-                yield pa.RecordBatch.from_pydict(out, schema=_schema(pa))
-                out = {c: [] for c in _COLUMNS}
-        if out["seq"]:
-            yield pa.RecordBatch.from_pydict(out, schema=_schema(pa))
+                out.add(seq, [*sub, 0], port, encode_json(value), encode_meta(info))
+            yield from out.full()
+        yield from out.rest()
 
     return run
-
-
-def _schema(pa: Any) -> Any:
-    return pa.schema(
-        [
-            ("seq", pa.int64()),
-            ("sub", pa.list_(pa.int64())),
-            ("port", pa.string()),
-            ("value", pa.string()),
-            ("meta", pa.string()),
-        ]
-    )
 
 
 class DnsSink:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .answers import RESPONSE_SCHEMA, AnswerRows
 from .base import ConnectorSpec
 from .elastic_bulk import Settings, requests_of, run_requests
-
-RESPONSE_SCHEMA = "seq long, sub array<long>, port string, value string, meta string"
 
 
 def settings_of(spec: ConnectorSpec) -> Settings:
@@ -47,8 +46,6 @@ def bulk_mapper(settings: Settings):
     """``mapInArrow``: rows ``seq, sub, value, meta`` (emission order) → response rows."""
 
     def run(batches: Any) -> Any:
-        import pyarrow as pa
-
         from ..jsonio import encode_json
 
         keys: list[tuple[int, list[int]]] = []
@@ -62,7 +59,7 @@ def bulk_mapper(settings: Settings):
                     keys.append((seq, sub))
                     yield value, meta
 
-        out: dict[str, list] = {c: [] for c in ("seq", "sub", "port", "value", "meta")}
+        out = AnswerRows()
         done = 0
 
         def positioned(requests: Any) -> Any:
@@ -74,36 +71,11 @@ def bulk_mapper(settings: Settings):
 
         for (seq, sub), answers in run_requests(settings, positioned(requests_of(rows()))):
             for index, (port, value, meta) in enumerate(answers):
-                _add(out, seq, [*sub, index], port, encode_json(value), encode_json(meta))
-            if len(out["seq"]) >= 4096:
-                yield pa.RecordBatch.from_pydict(out, schema=_schema())
-                out = {c: [] for c in out}
-        if out["seq"]:
-            yield pa.RecordBatch.from_pydict(out, schema=_schema())
+                out.add(seq, [*sub, index], port, encode_json(value), encode_json(meta))
+            yield from out.full()
+        yield from out.rest()
 
     return run
-
-
-def _schema() -> Any:
-    import pyarrow as pa
-
-    return pa.schema(
-        [
-            ("seq", pa.int64()),
-            ("sub", pa.list_(pa.int64())),
-            ("port", pa.string()),
-            ("value", pa.string()),
-            ("meta", pa.string()),
-        ]
-    )
-
-
-def _add(out: dict[str, list], seq: int, sub: list[int], port: str, value: str, meta: str):
-    out["seq"].append(seq)
-    out["sub"].append(sub)
-    out["port"].append(port)
-    out["value"].append(value)
-    out["meta"].append(meta)
 
 
 class ElasticSink:

@@ -22,11 +22,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .answers import RESPONSE_SCHEMA, AnswerRows
 from .base import ConnectorSpec
 from .kv_store import INVALID_DIR, Store
-
-RESPONSE_SCHEMA = "seq long, sub array<long>, port string, value string, meta string"
-_COLUMNS = ("seq", "sub", "port", "value", "meta")
 
 
 def kv_mapper(directory: str, mark: tuple[str, str, int] | None = None):
@@ -35,14 +33,12 @@ def kv_mapper(directory: str, mark: tuple[str, str, int] | None = None):
     ``(connector, run, batch_id)``, applied once)."""
 
     def run(batches: Any) -> Any:
-        import pyarrow as pa
-
         store = Store(directory)
         try:
             if mark is not None and store.applied(*mark):
                 store.rollback()
                 return
-            yield from _answers(store, batches, pa)
+            yield from _answers(store, batches)
             if mark is not None:
                 store.mark(*mark)
         except BaseException:
@@ -53,11 +49,11 @@ def kv_mapper(directory: str, mark: tuple[str, str, int] | None = None):
     return run
 
 
-def _answers(store: Store, batches: Any, pa: Any) -> Any:
+def _answers(store: Store, batches: Any) -> Any:
     from ..event_meta import decode_meta, encode_meta
     from ..jsonio import decode_json, encode_json
 
-    out: dict[str, list] = {c: [] for c in _COLUMNS}
+    out = AnswerRows()
     for batch in batches:
         cols = batch.to_pydict()
         for seq, sub, text, meta_text in zip(
@@ -67,28 +63,9 @@ def _answers(store: Store, batches: Any, pa: Any) -> Any:
             meta = envelope.get("$") if isinstance(envelope.get("$"), dict) else {}
             value = None if text is None else decode_json(text)
             for index, (port, answer, info) in enumerate(store.answer(value, meta)):
-                out["seq"].append(seq)
-                out["sub"].append([*sub, index])
-                out["port"].append(port)
-                out["value"].append(encode_json(answer))
-                out["meta"].append(encode_meta(info))
-        if len(out["seq"]) >= 4096:
-            yield pa.RecordBatch.from_pydict(out, schema=_schema(pa))
-            out = {c: [] for c in _COLUMNS}
-    if out["seq"]:
-        yield pa.RecordBatch.from_pydict(out, schema=_schema(pa))
-
-
-def _schema(pa: Any) -> Any:
-    return pa.schema(
-        [
-            ("seq", pa.int64()),
-            ("sub", pa.list_(pa.int64())),
-            ("port", pa.string()),
-            ("value", pa.string()),
-            ("meta", pa.string()),
-        ]
-    )
+                out.add(seq, [*sub, index], port, encode_json(answer), encode_meta(info))
+        yield from out.full()
+    yield from out.rest()
 
 
 class KvSink:
