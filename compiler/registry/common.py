@@ -203,3 +203,20 @@ def name_and_config(value: Any) -> tuple[Any, Any]:
     if isinstance(value, dict):
         return value.get("name"), value.get("config")
     return value, None
+
+
+def check_structured(
+    kind: str, params: dict[str, Any], value_span: Callable[[str], Span], source: Source
+) -> None:
+    """A structured connector (Tremor's ``CodecReq::Structured``: ``kv``, ``dns_client``) takes
+    no codec (Tremor rejects one) and no processors (they would never run)."""
+    if "codec" in params:
+        message = f"{kind} is a structured connector and can't be configured with a codec"
+        raise CompileError(message, value_span("codec"), source=source)
+    for key in ("preprocessors", "postprocessors"):
+        if params.get(key):
+            message = (
+                f"{kind} is a structured connector: its events are never encoded, so {key} "
+                "would not run"
+            )
+            raise CompileError(message, value_span(key), source=source)

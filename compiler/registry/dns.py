@@ -8,7 +8,7 @@ from typing import Any
 
 from ..diagnostics import CompileError
 from ..source import Source, Span
-from .common import Entry, Key
+from .common import Entry, Key, check_structured
 
 _NAMESERVERS = (
     "tremorc only (Tremor has no config keys and always uses the system resolver): the "
@@ -42,13 +42,4 @@ def check_dns(
             parse_nameserver(text)
         except ValueError as err:
             raise CompileError(str(err), key_span("nameservers"), source=source) from None
-    if "codec" in params:
-        message = "dns_client is a structured connector and can't be configured with a codec"
-        raise CompileError(message, value_span("codec"), source=source)
-    for key in ("preprocessors", "postprocessors"):
-        if params.get(key):
-            message = (
-                f"dns_client is a structured connector: its events are never encoded, so {key} "
-                "would not run"
-            )
-            raise CompileError(message, value_span(key), source=source)
+    check_structured("dns_client", params, value_span, source)

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..diagnostics import CompileError
 from ..source import Source, Span
-from .common import Entry, Key
+from .common import Entry, Key, check_structured
 
 _PATH = (
     "the directory of the store (it must exist, as Tremor's); tremorc keeps one sqlite3 file "
@@ -30,13 +29,4 @@ KV = Entry(
 def check_kv(params: dict[str, Any], value_span: Callable[[str], Span], source: Source) -> None:
     """``kv`` is structured (Tremor rejects a codec; tremorc also rejects processors, which
     Tremor's structured connectors never run)."""
-    if "codec" in params:
-        message = "kv is a structured connector and can't be configured with a codec"
-        raise CompileError(message, value_span("codec"), source=source)
-    for key in ("preprocessors", "postprocessors"):
-        if params.get(key):
-            message = (
-                f"kv is a structured connector: its events are never encoded, so {key} would "
-                "not run"
-            )
-            raise CompileError(message, value_span(key), source=source)
+    check_structured("kv", params, value_span, source)
