@@ -24,13 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ast import script as S
-from .predicate import I64, NotNative
-from .records import AlwaysPython, Rec, Val, field_of, rec_of
+from .predicate import NotNative
+from .records import AlwaysPython, Rec, Val, rec_of
+from .typed_exprs import evaluate
+from .typed_values import CMP, as_bool, compare, equal, is_struct, seg_key
 
 DEFINITIONS = (S.Use, S.FnDef, S.Intrinsic)
 MAX_NODES = 400
-CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-ARITH = {"+": "add", "-": "sub", "*": "mul"}
 
 
 @dataclass
@@ -114,7 +114,7 @@ def branch(match: S.Match, rest: list, st: State) -> tuple:
         cond = pattern(target, case.pattern, st)
         if case.guard is not None:
             guard = ev(case.guard, st)
-            cond = ("and", cond, _bool(guard, "guard"))
+            cond = ("and", cond, as_bool(guard, "guard"))
         sub = st.fork()
         cases.append((cond, run([*case.body, *rest], sub)))
     return ("branch", tuple(st.checks), tuple(cases))
@@ -128,7 +128,7 @@ def pattern(target: Val | Rec, pat: S.Pattern, st: State) -> tuple:
         return equal(target, ev(pat.expr, st), "eq")
     if not isinstance(pat, S.RecordPattern):
         raise NotNative(f"{type(pat).__name__} in a match")
-    if not isinstance(target, Rec) and not _is_struct(target):
+    if not isinstance(target, Rec) and not is_struct(target):
         return ("lit", False)
     rec = target if isinstance(target, Rec) else rec_of(target)
     cond: tuple = ("lit", True)
@@ -167,7 +167,7 @@ def assign(let: S.Let, st: State) -> None:
             raise NotNative("`let event =` a value that is not a record")
         st.event = value.copy()
         return
-    keys = [_seg_key(seg) for seg in target.segments]
+    keys = [seg_key(seg) for seg in target.segments]
     rec = st.event
     for key in keys[:-1]:
         rec = rec.child_for_write(key, st.checks)
@@ -176,62 +176,7 @@ def assign(let: S.Let, st: State) -> None:
 
 def ev(expr: S.Expr, st: State) -> Val | Rec:
     """The value of ``expr`` (checks for nullable reads go to ``st.checks``)."""
-    from .typed_exprs import evaluate
-
     return evaluate(expr, st)
-
-
-def equal(a: Val | Rec, b: Val | Rec, op: str) -> tuple:
-    """Tremor ``==``/``!=`` of two typed values: different scalar types are unequal."""
-    if isinstance(a, Rec) or isinstance(b, Rec) or not _scalar(a) or not _scalar(b):
-        raise NotNative("`==` of records or arrays")
-    if a.typ != b.typ:
-        return ("lit", op == "ne")
-    return (op, a.ir, b.ir)
-
-
-def compare(a: Val | Rec, b: Val | Rec, op: str) -> tuple:
-    """A comparison: ``==``/``!=`` of any scalars; ordering of two ints or two strings."""
-    if op in ("eq", "ne"):
-        return equal(a, b, op)
-    if isinstance(a, Val) and isinstance(b, Val) and a.typ == b.typ in ("bigint", "string"):
-        return (op, a.ir, b.ir)
-    raise NotNative("ordering of values that are not both ints or both strings")
-
-
-def _bool(value: Val | Rec, what: str) -> tuple:
-    if not isinstance(value, Val) or value.typ != "boolean":
-        raise NotNative(f"a {what} that is not statically a bool (no truthiness in Tremor)")
-    return value.ir
-
-
-def _scalar(value: Val) -> bool:
-    return isinstance(value.typ, str)
-
-
-def _is_struct(value: Val) -> bool:
-    return isinstance(value.typ, tuple) and value.typ[0] == "struct"
-
-
-def _seg_key(seg: S.Segment) -> str:
-    if isinstance(seg, S.FieldSeg):
-        return field_of(seg.name)
-    if isinstance(seg, S.IndexSeg) and isinstance(seg.index, S.Literal):
-        if isinstance(seg.index.value, str):
-            return field_of(seg.index.value)
-    raise NotNative("an array index or computed key in a path")
-
-
-def literal_value(expr: S.Literal) -> Val:
-    """A str (no control character), i64 int or bool literal."""
-    value = expr.value
-    if isinstance(value, bool):
-        return Val(("lit", value), "boolean")
-    if type(value) is int and I64[0] <= value <= I64[1]:
-        return Val(("lit", value), "bigint")
-    if isinstance(value, str) and all(ord(ch) >= 0x20 for ch in value):
-        return Val(("lit", value), "string")
-    raise NotNative(f"literal {value!r} (null, float, big int or control characters)")
 
 
 def _size(tree: tuple) -> int:

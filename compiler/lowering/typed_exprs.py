@@ -12,7 +12,7 @@ from typing import Any
 from ..ast import script as S
 from .predicate import NotNative
 from .records import AlwaysPython, Rec, Val, field_of, rec_of
-from .typed import ARITH, CMP, _bool, _seg_key, compare, literal_value
+from .typed_values import ARITH, CMP, as_bool, compare, literal_value, seg_key
 
 
 def evaluate(expr: S.Expr, st: Any) -> Val | Rec:
@@ -49,7 +49,7 @@ def path(expr: S.Path, st: Any) -> Val | Rec:
     else:
         raise NotNative(f"reads `{expr.name or expr.root}` (only `event` and `let` locals)")
     for seg in expr.segments:
-        base = _step(base, _seg_key(seg), st)
+        base = _step(base, seg_key(seg), st)
     return base
 
 
@@ -68,7 +68,7 @@ def present(p: S.Path, st: Any, negated: bool) -> tuple:
     base: Val | Rec = st.event
     cond: tuple = ("lit", True)
     for seg in p.segments:
-        key = _seg_key(seg)
+        key = seg_key(seg)
         if not isinstance(base, Rec):
             if not (isinstance(base.typ, tuple) and base.typ[0] == "struct"):
                 raise NotNative("`present` through a value that is not a record")
@@ -95,7 +95,7 @@ def record(expr: S.RecordLit, st: Any) -> Rec:
 def binary(expr: S.Binary, st: Any) -> Val:
     left, right = evaluate(expr.left, st), evaluate(expr.right, st)
     if expr.op in ("and", "or"):
-        return Val((expr.op, _bool(left, "operand"), _bool(right, "operand")), "boolean")
+        return Val((expr.op, as_bool(left, "operand"), as_bool(right, "operand")), "boolean")
     if expr.op in CMP:
         return Val(compare(left, right, CMP[expr.op]), "boolean")
     if not (isinstance(left, Val) and isinstance(right, Val)):
@@ -112,7 +112,7 @@ def binary(expr: S.Binary, st: Any) -> Val:
 def unary(expr: S.Unary, st: Any) -> Val:
     value = evaluate(expr.operand, st)
     if expr.op == "not":
-        return Val(("not", _bool(value, "operand")), "boolean")
+        return Val(("not", as_bool(value, "operand")), "boolean")
     if expr.op == "-" and isinstance(value, Val) and value.typ == "bigint":
         ir = ("neg", value.ir)
         st.checks.append(("isnull", ir))
