@@ -42,6 +42,7 @@ from .job import (
     spark_conf,
 )
 from .jsonio import decode_json
+from .port_frames import keep_shared
 from .progress import Progress
 from .session import under_spark_submit
 from .streaming import StreamError, add_stream_options, check_batch_args
@@ -168,6 +169,7 @@ def run_flow(
     sinks = {name: pair for name, pair in built.items() if pair[0] is not None}
     with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
+        keep_shared(outputs)  # each sink, the exit check and metrics read the outputs apart
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
         # Pass one's events of the sinks pass two feeds too: written with pass two's.
         held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
@@ -179,6 +181,7 @@ def run_flow(
         second = {}
         if answers and not ctx.exited:
             outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
+            keep_shared(outputs)
             second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
         if held or second:
             _write(flow, merge_passes(held, second), sinks, ctx, progress)

@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 from .connectors.base import InputPathError
+from .port_frames import keep_shared
 
 __all__ = ["absolute", "check_paths", "read_files", "write_ports"]
 
@@ -130,7 +131,9 @@ def _read_text(spark: Any, path: str):
 
 def write_ports(outputs: dict[str, Any], folder: str, progress: Any) -> None:
     """Each port's events as JSON-lines part files in ``folder/<port>/``, each part file in
-    emission order; on a terminal ``progress`` counts them (one count over the kept result)."""
+    emission order; on a terminal ``progress`` counts them (one count over the kept result).
+    One write per port: the stages several ports share are kept, so each runs once."""
+    keep_shared(outputs)
     for port, frame in sorted(outputs.items()):
         ordered = frame.sortWithinPartitions("seq", "sub").select("value")
         ordered.write.mode("overwrite").text(os.path.join(folder, port))

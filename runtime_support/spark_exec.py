@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["event_columns", "ordered_union", "port_output", "stream_outputs"]
+from .port_frames import PortFrames, meta_column, port_output
+
+__all__ = ["event_columns", "meta_column", "ordered_union", "port_output", "stream_outputs"]
 
 EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
 
@@ -44,7 +46,11 @@ def event_columns(spark: Any, df: Any):
 
 
 def ordered_union(outputs: dict[str, Any]):
-    """All output DataFrames as one, in emission order (``seq``, ``sub``)."""
+    """All output DataFrames as one, in emission order (``seq``, ``sub``); a job's
+    :class:`~runtime_support.port_frames.PortFrames` are read in one pass (each stage once), with
+    a ``port`` column."""
+    if isinstance(outputs, PortFrames) and (together := outputs.together()) is not None:
+        return together.orderBy("seq", "sub")
     frames = list(outputs.values())
     result = frames[0]
     for frame in frames[1:]:
@@ -52,41 +58,8 @@ def ordered_union(outputs: dict[str, Any]):
     return result.orderBy("seq", "sub")
 
 
-def port_output(stage: Any, port: str):
-    """The job outputs a stage's rows hold for ``port``: ``value, seq, sub, meta`` (``meta``:
-    null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
-    from pyspark.sql import functions as F
-
-    rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
-    return rows.select("value", "seq", F.col("path").alias("sub"), _meta())
-
-
-def _meta():
-    from pyspark.sql import functions as F
-
-    return F.col("event").cast("string").alias("meta")
-
-
 def stream_outputs(ports: dict[str, list[Any]]) -> tuple[Any, list[str]]:
     """A streaming job's outputs: one DataFrame ``value, seq, sub, port, meta`` reading each stage
     once (a stage read twice would be two stateful operators), and every port's name."""
-    from pyspark.sql import functions as F
-
-    stages: list[Any] = []
-    for frames in ports.values():
-        for frame in frames:
-            if not any(frame is seen for seen in stages):
-                stages.append(frame)
     names = sorted(ports)
-    outs = [
-        stage.filter((F.col("stage") == -1) & F.col("target").isin(names)).select(
-            "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port"), _meta()
-        )
-        for stage in stages
-    ]
-    if not outs:
-        return None, names
-    union = outs[0]
-    for frame in outs[1:]:
-        union = union.unionByName(frame)
-    return union, names
+    return PortFrames({}, ports).together(names), names

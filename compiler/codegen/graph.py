@@ -68,8 +68,8 @@ GRAPH_IMPORTS = (
 PLAN_IMPORTS = (
     "pyspark:StorageLevel",
     "pyspark.sql:functions as F",
+    "runtime_support.port_frames:port_frames",
     "runtime_support.spark_exec:event_columns",
-    "runtime_support.spark_exec:port_output",
     "runtime_support.spark_exec:stream_outputs",
     "runtime_support.stages:ROW_SCHEMA",
     "runtime_support.stages:StageSpec",

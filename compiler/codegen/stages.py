@@ -7,7 +7,8 @@ job output of the stage that holds its producer. Rules on top of the planner's:
 - the source stage (every input stream) also emits ``err`` (undecodable input lines);
 - a stage whose only downstream stage is keyed sends its job outputs along with its events
   (``carry``) rather than making Spark compute or keep it twice;
-- a stage read more than once (several downstream stages, or several ports) is persisted.
+- a stage read by several downstream stages, or by one and the job's ports, is persisted (its
+  ports alone are read in one pass, or kept by the caller: runtime_support.port_frames).
 
 Everything user-derived reaches the job through ``repr()``.
 """
@@ -95,7 +96,8 @@ def stage_codes(
         if carry is not None:
             ports[carry] |= ports[index]
         own = () if carry is not None else tuple(sorted(ports[index]))
-        readers = len(downstream[index]) + len(own)
+        # Its ports count as one reader: the caller reads them in one pass or keeps the stage.
+        readers = len(downstream[index]) + (1 if own else 0)
         codes.append(
             StageCode(
                 index=index,

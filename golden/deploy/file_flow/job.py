@@ -22,8 +22,9 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.ops import gt, ne
 from runtime_support.patching import patch
 from runtime_support.paths import get_field
+from runtime_support.port_frames import port_frames
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, port_output, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stdlib.registry import call, lookup
 from runtime_support.stream_state import state_stage
@@ -180,8 +181,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (source): input main/input/out: a source, runs on the reader's splits.
     if streaming is None:
         stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
-        # Read more than once: keep it rather than run the stage again.
-        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     else:
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
@@ -194,12 +193,17 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "main/output/in": [stage0],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
-    # order (meta: the event's `$`, set only towards sinks that read it).
-    return {
-        "err": port_output(stage0, "err"),
-        "main/output/in": port_output(stage0, "main/output/in"),
-    }
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
+    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
+    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
+    # pass or keeps the stages they share (runtime_support.port_frames).
+    return port_frames(
+        spark,
+        {
+            "err": [stage0],
+            "main/output/in": [stage0],
+        },
+    )
 
 
 def main(argv=None):

@@ -20,8 +20,9 @@ from runtime_support.connectors import ConnectorSpec
 from runtime_support.flow import FlowSpec, flow_main
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.paths import get_field, get_index
+from runtime_support.port_frames import port_frames
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, port_output, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
@@ -189,8 +190,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
             .sortWithinPartitions("seq", "path")
             .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
         )
-        # Read more than once: keep it rather than run the stage again.
-        stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
     else:
         stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
     if streaming is not None:
@@ -201,12 +200,17 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "err": [stage1],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
-    # order (meta: the event's `$`, set only towards sinks that read it).
-    return {
-        "counts/output/in": port_output(stage1, "counts/output/in"),
-        "err": port_output(stage1, "err"),
-    }
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
+    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
+    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
+    # pass or keeps the stages they share (runtime_support.port_frames).
+    return port_frames(
+        spark,
+        {
+            "counts/output/in": [stage1],
+            "err": [stage1],
+        },
+    )
 
 
 def main(argv=None):

@@ -15,8 +15,9 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.ops import ge
 from runtime_support.paths import get_field
+from runtime_support.port_frames import port_frames
 from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, port_output, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code
@@ -85,8 +86,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (source): input in: a source, runs on the reader's splits.
     if streaming is None:
         stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
-        # Read more than once: keep it rather than run the stage again.
-        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     else:
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
@@ -100,13 +99,18 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "out": [stage0],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
-    # order (meta: the event's `$`, set only towards sinks that read it).
-    return {
-        "err": port_output(stage0, "err"),
-        "error_log": port_output(stage0, "error_log"),
-        "out": port_output(stage0, "out"),
-    }
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
+    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
+    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
+    # pass or keeps the stages they share (runtime_support.port_frames).
+    return port_frames(
+        spark,
+        {
+            "err": [stage0],
+            "error_log": [stage0],
+            "out": [stage0],
+        },
+    )
 
 
 def main(argv=None):

@@ -14,8 +14,9 @@ from pyspark.sql import functions as F
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.paths import get_field, get_index
+from runtime_support.port_frames import port_frames
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, port_output, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
@@ -127,8 +128,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
             .sortWithinPartitions("seq", "path")
             .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
         )
-        # Read more than once: keep it rather than run the stage again.
-        stage1 = stage1.persist(StorageLevel.MEMORY_AND_DISK)
     else:
         stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
     if streaming is not None:
@@ -140,13 +139,18 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "out": [stage1],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
-    # order (meta: the event's `$`, set only towards sinks that read it).
-    return {
-        "err": port_output(stage1, "err"),
-        "error_log": port_output(stage1, "error_log"),
-        "out": port_output(stage1, "out"),
-    }
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
+    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
+    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
+    # pass or keeps the stages they share (runtime_support.port_frames).
+    return port_frames(
+        spark,
+        {
+            "err": [stage1],
+            "error_log": [stage1],
+            "out": [stage1],
+        },
+    )
 
 
 def main(argv=None):

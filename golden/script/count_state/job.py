@@ -15,7 +15,8 @@ from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
 from runtime_support.ops import add
-from runtime_support.spark_exec import event_columns, port_output, stream_outputs
+from runtime_support.port_frames import port_frames
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 
@@ -81,8 +82,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
             .sortWithinPartitions("seq", "stream")
             .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
         )
-        # Read more than once: keep it rather than run the stage again.
-        stage0 = stage0.persist(StorageLevel.MEMORY_AND_DISK)
     else:
         stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
     if streaming is not None:
@@ -93,12 +92,17 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
                 "out": [stage0],
             }
         )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port; order by (seq, sub) for emission
-    # order (meta: the event's `$`, set only towards sinks that read it).
-    return {
-        "err": port_output(stage0, "err"),
-        "out": port_output(stage0, "out"),
-    }
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
+    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
+    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
+    # pass or keeps the stages they share (runtime_support.port_frames).
+    return port_frames(
+        spark,
+        {
+            "err": [stage0],
+            "out": [stage0],
+        },
+    )
 
 
 def main(argv=None):

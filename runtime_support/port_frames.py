@@ -1,0 +1,115 @@
+"""A batch job's outputs: one DataFrame per port, and the stages each port reads.
+
+``run_pipeline`` persists no stage for the sake of its ports. A caller that writes one port reads
+its stages once; a caller that writes several either reads them in one pass (:meth:`together`:
+one DataFrame with a ``port`` column, each stage read once, as a streaming job does) or keeps the
+stages several ports share (:meth:`keep_shared`) before its actions. Invariant: the frame of a
+port is exactly ``port_output`` of its stages (their union), whichever way it is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["PortFrames", "keep_shared", "meta_column", "port_frames", "port_output", "stage_rows"]
+
+EMPTY_PORT = "value string, seq long, sub array<long>, meta string"
+
+
+class PortFrames(dict):
+    """``port -> DataFrame value, seq, sub, meta``; ``sources``: ``port -> [stage frames]``."""
+
+    def __init__(self, frames: dict[str, Any], sources: dict[str, list[Any]]) -> None:
+        super().__init__(frames)
+        self.sources = sources
+
+    def together(self, names: list[str] | None = None) -> Any:
+        """The ports ``names`` (default: all) as one DataFrame ``value, seq, sub, port, meta``,
+        each stage read once (None when no port has a stage)."""
+        wanted = sorted(self) if names is None else sorted(names)
+        stages = _distinct(frame for name in wanted for frame in self.sources.get(name, ()))
+        return stage_rows(stages, wanted)
+
+    def keep_shared(self, names: list[str] | None = None) -> None:
+        """Persist each stage that two or more of the ports ``names`` (default: all) read, so
+        that actions on those ports one after another run it once."""
+        from pyspark import StorageLevel
+
+        wanted = list(self) if names is None else names
+        readers: list[tuple[Any, int]] = []
+        for name in wanted:
+            for frame in _distinct(self.sources.get(name, ())):
+                for i, (seen, n) in enumerate(readers):
+                    if seen is frame:
+                        readers[i] = (seen, n + 1)
+                        break
+                else:
+                    readers.append((frame, 1))
+        for frame, count in readers:
+            if count > 1:
+                frame.persist(StorageLevel.MEMORY_AND_DISK)
+
+
+def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
+    """The outputs of a batch job whose port ``p`` holds the rows of the stages ``ports[p]``."""
+    frames: dict[str, Any] = {}
+    for port, stages in ports.items():
+        if not stages:
+            frames[port] = spark.createDataFrame([], EMPTY_PORT)
+            continue
+        frame = port_output(stages[0], port)
+        for stage in stages[1:]:
+            frame = frame.unionByName(port_output(stage, port))
+        frames[port] = frame
+    return PortFrames(frames, {port: list(stages) for port, stages in ports.items()})
+
+
+def keep_shared(outputs: dict[str, Any]) -> None:
+    """Before several actions on ``outputs``: a job's :class:`PortFrames` keep the stages that
+    several ports share (other mappings have nothing to keep)."""
+    if isinstance(outputs, PortFrames):
+        outputs.keep_shared()
+
+
+def stage_rows(stages: list[Any], names: list[str]) -> Any:
+    """The rows of ``stages`` for the ports ``names``: one DataFrame ``value, seq, sub, port,
+    meta`` reading each stage once (None without stages)."""
+    from pyspark.sql import functions as F
+
+    outs = [
+        stage.filter((F.col("stage") == -1) & F.col("target").isin(names)).select(
+            "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port"), meta_column()
+        )
+        for stage in stages
+    ]
+    if not outs:
+        return None
+    union = outs[0]
+    for frame in outs[1:]:
+        union = union.unionByName(frame)
+    return union
+
+
+def port_output(stage: Any, port: str):
+    """The job outputs a stage's rows hold for ``port``: ``value, seq, sub, meta`` (``meta``:
+    null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
+    from pyspark.sql import functions as F
+
+    rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
+    return rows.select("value", "seq", F.col("path").alias("sub"), meta_column())
+
+
+def meta_column():
+    """The ``meta`` column of an output row (the ``$`` JSON its stage put in ``event``)."""
+    from pyspark.sql import functions as F
+
+    return F.col("event").cast("string").alias("meta")
+
+
+def _distinct(frames: Any) -> list[Any]:
+    """``frames`` without repeats (by identity: DataFrames compare as Columns, not by ``==``)."""
+    out: list[Any] = []
+    for frame in frames:
+        if not any(frame is seen for seen in out):
+            out.append(frame)
+    return out
