@@ -8,13 +8,16 @@ recorder, so every syntax error is still produced (and worded) by the one slow p
 
 Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
 the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
-(named compound rules only) changes speed, never the result. :func:`fast_visit` is
-``NodeVisitor.visit`` without the per-node ``try``: any exception other than the visitor's
-``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors read the same.
+(named compound rules only) changes speed, never the result; regex terminals run on Python's
+``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious' own ``regex``.
+:func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any exception other than
+the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors
+read the same.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -51,11 +54,30 @@ class _Unsupported(Exception):
     """An expression kind outside Literal/Regex/Sequence/OneOf/Lookahead/Quantifier."""
 
 
+# Printable ASCII and the whitespace both regex engines agree on: there Python's ``re`` matches
+# each grammar pattern exactly as parsimonious' ``regex`` does (their ``\s`` differ on \x1c-\x1f
+# and their ``\w`` beyond ASCII), about twice as fast.
+_PLAIN = re.compile(r"[\t\n\x0b\x0c\r\x20-\x7e]*")
+_STDLIB_RE: dict[str, re.Pattern[str] | None] = {}
+
+
+def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
+    """``expr``'s pattern compiled by ``re`` (None if ``re`` does not take it)."""
+    pattern = expr.re.pattern
+    if pattern not in _STDLIB_RE:
+        try:
+            _STDLIB_RE[pattern] = re.compile(pattern)
+        except re.error:
+            _STDLIB_RE[pattern] = None
+    return _STDLIB_RE[pattern]
+
+
 class _Compiler:
     """One closure per expression of a grammar, for one text; cycles go through a cell."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.plain = _PLAIN.fullmatch(text) is not None
         self.built: dict[int, Matcher] = {}
         self.cells: dict[int, list[Matcher]] = {}
         self.pending: set[int] = set()
@@ -83,7 +105,8 @@ class _Compiler:
         if kind is Literal:
             return _literal(expr, self.text)
         if kind is Regex:
-            return _regex(expr, self.text)
+            fast = _stdlib_re(expr) if self.plain else None
+            return _regex(expr, self.text, fast or expr.re)
         members = [self.get(m) for m in getattr(expr, "members", ())]
         if kind is Sequence:
             return _sequence(expr, self.text, members)
@@ -121,8 +144,8 @@ def _literal(expr: Literal, text: str) -> Matcher:
     return match
 
 
-def _regex(expr: Regex, text: str) -> Matcher:
-    search = expr.re.match
+def _regex(expr: Regex, text: str, compiled: Any) -> Matcher:
+    search = compiled.match
 
     def match(pos: int) -> Node | None:
         found = search(text, pos)

@@ -25,16 +25,23 @@ from .fastpeg import fast_visit
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
-_LIFTED = (
-    "item primary_base path_root literal str_part hd_part fn_body use_tail field_pred "
-    "pattern_top elem_pattern fn_case_pattern patch_op expr"
-).split()
+_LIFTED = frozenset(
+    (
+        "item primary_base path_root literal str_part hd_part fn_body use_tail field_pred "
+        "pattern_top elem_pattern fn_case_pattern patch_op expr"
+    ).split()
+)
 
-_BINARY_LEVELS = (
-    "expr_or expr_xor expr_and expr_bxor expr_band expr_eq expr_cmp expr_shift expr_add expr_mul"
-).split()
+_BINARY_LEVELS = frozenset(
+    (
+        "expr_or expr_xor expr_and expr_bxor expr_band expr_eq expr_cmp expr_shift expr_add "
+        "expr_mul"
+    ).split()
+)
 
-_OPS = "op_bxor op_band op_eq op_cmp op_shift op_add op_mul op_sign op_not fold_op pred_op".split()
+_OPS = frozenset(
+    "op_bxor op_band op_eq op_cmp op_shift op_add op_mul op_sign op_not fold_op pred_op".split()
+)
 
 
 def span_of(node: PNode) -> Span:
@@ -82,6 +89,11 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
             return node.text.strip()
         if name in _BINARY_LEVELS:
             return self.fold_binary(visited_children)
+        return visited_children or node
+
+    def visit_(self, node: PNode, visited_children: list[Any]) -> Any:
+        """An unnamed subexpression (``visit_`` + its empty name): what :meth:`generic_visit`
+        gives one, its visited children or, if none, the node itself."""
         return visited_children or node
 
     def visit__(self, node: PNode, _children: list[Any]) -> None:
