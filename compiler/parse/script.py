@@ -228,21 +228,31 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     # -- docs -----------------------------------------------------------------------------------
 
     def doc_before(self, offset: int) -> str | None:
-        """The ``##`` lines directly above ``offset`` (blank lines between are allowed)."""
-        lines = self.text[:offset].split("\n")
-        if lines and lines[-1].strip():
+        """The ``##`` lines directly above ``offset`` (blank lines between are allowed). Lines are
+        read backwards from ``offset``, so a lookup costs the doc it finds, not the file before it.
+        """
+        text = self.text
+        end = text.rfind("\n", 0, offset)
+        if text[end + 1 : offset].strip():
             return None
         docs: list[str] = []
-        for line in reversed(lines[:-1]):
-            stripped = line.strip()
+        while end >= 0:
+            start = text.rfind("\n", 0, end)
+            stripped = text[start + 1 : end].strip()
             if stripped.startswith("##") and not stripped.startswith("###"):
                 docs.append(stripped[2:][1:] if stripped[2:3] == " " else stripped[2:])
             elif stripped or docs:
                 break
+            end = start
         return "\n".join(reversed(docs)) if docs else None
 
     def module_doc(self) -> str | None:
-        """The leading ``###`` lines of the file."""
+        """The leading ``###`` lines of the file (computed once per visitor: one text)."""
+        if not hasattr(self, "_module_doc"):
+            self._module_doc = self._leading_module_doc()
+        return self._module_doc
+
+    def _leading_module_doc(self) -> str | None:
         docs = []
         for line in self.text.split("\n"):
             stripped = line.strip()
