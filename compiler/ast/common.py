@@ -27,13 +27,22 @@ class Node:
     def children(self) -> Iterator[Node]:
         """Direct child nodes, in field order."""
         for name in _child_fields(type(self)):
-            yield from _nodes_in(getattr(self, name))
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                yield from _nodes_in(value)
 
     def walk(self) -> Iterator[Node]:
-        """This node and all descendants, pre-order."""
-        yield self
-        for child in self.children():
-            yield from child.walk()
+        """This node and all descendants, pre-order (an explicit stack: no generator per level)."""
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            below = [*node.children()]
+            if below:
+                below.reverse()
+                stack.extend(below)
 
 
 @cache

@@ -24,6 +24,7 @@ from parsimonious.nodes import Node as PNode
 from ..diagnostics import CompileError
 from ..lex import KEYWORDS, Token, tokenize
 from ..source import Source, Span
+from .fastpeg import fast_match
 
 T = TypeVar("T")
 
@@ -241,6 +242,9 @@ def parse_rule(grammar: Grammar, rule: str | None, source: Source) -> PNode:
     except CompileError as err:
         raise lexical_error(err, text).with_source(source) from None
     expr = grammar.default_rule if rule is None else grammar[rule]
+    fast = fast_match(expr, text)
+    if fast is not None:
+        return fast
     error = ParseError(text)
     node = expr.match_core(text, 0, defaultdict(dict), error)
     if node is None or node.end < len(text):

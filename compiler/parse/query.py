@@ -29,6 +29,7 @@ from ..grammar import load_grammar
 from ..lex import Token, tokenize
 from ..source import Source, Span
 from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
+from .fastpeg import fast_match
 from .script import ScriptVisitor, span_of
 
 # --------------------------------------------------------------------------------------------
@@ -183,10 +184,12 @@ def parse_with(
         except CompileError as err:
             raise lexical_error(err, text) from None
         expr = grammar.default_rule if rule is None else grammar[rule]
-        recorder = FailureRecorder(lookahead_terminals(grammar))
-        node = expr.match_core(text, 0, defaultdict(dict), recorder)
-        if node is None or node.end < len(text):
-            raise syntax_error(text, recorder, tokens)
+        node = fast_match(expr, text)
+        if node is None:  # the slow path names the failure
+            recorder = FailureRecorder(lookahead_terminals(grammar))
+            node = expr.match_core(text, 0, defaultdict(dict), recorder)
+            if node is None or node.end < len(text):
+                raise syntax_error(text, recorder, tokens)
         return build(node)
 
     return run_guarded(run, source)
@@ -455,4 +458,4 @@ def parse_query(source: Source) -> q.Query:
             escapes, whatever the input.
     """
     grammar = load_grammar("query", "script")
-    return parse_with(grammar, None, source, QueryVisitor(source.text).visit)
+    return parse_with(grammar, None, source, QueryVisitor(source.text).build)

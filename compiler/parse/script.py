@@ -21,19 +21,27 @@ from ..grammar import load_grammar
 from ..lex import extractor_rule
 from ..source import Source, Span
 from .errors import parse_rule, run_guarded
+from .fastpeg import fast_visit
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
-_LIFTED = (
-    "item primary_base path_root literal str_part hd_part fn_body use_tail field_pred "
-    "pattern_top elem_pattern fn_case_pattern patch_op expr"
-).split()
+_LIFTED = frozenset(
+    (
+        "item primary_base path_root literal str_part hd_part fn_body use_tail field_pred "
+        "pattern_top elem_pattern fn_case_pattern patch_op expr"
+    ).split()
+)
 
-_BINARY_LEVELS = (
-    "expr_or expr_xor expr_and expr_bxor expr_band expr_eq expr_cmp expr_shift expr_add expr_mul"
-).split()
+_BINARY_LEVELS = frozenset(
+    (
+        "expr_or expr_xor expr_and expr_bxor expr_band expr_eq expr_cmp expr_shift expr_add "
+        "expr_mul"
+    ).split()
+)
 
-_OPS = "op_bxor op_band op_eq op_cmp op_shift op_add op_mul op_sign op_not fold_op pred_op".split()
+_OPS = frozenset(
+    "op_bxor op_band op_eq op_cmp op_shift op_add op_mul op_sign op_not fold_op pred_op".split()
+)
 
 
 def span_of(node: PNode) -> Span:
@@ -67,6 +75,10 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def __init__(self, text: str) -> None:
         self.text = text
 
+    def build(self, root: PNode) -> Any:
+        """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`)."""
+        return fast_visit(self, root)
+
     # -- generic --------------------------------------------------------------------------------
 
     def generic_visit(self, node: PNode, visited_children: list[Any]) -> Any:
@@ -77,6 +89,11 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
             return node.text.strip()
         if name in _BINARY_LEVELS:
             return self.fold_binary(visited_children)
+        return visited_children or node
+
+    def visit_(self, node: PNode, visited_children: list[Any]) -> Any:
+        """An unnamed subexpression (``visit_`` + its empty name): what :meth:`generic_visit`
+        gives one, its visited children or, if none, the node itself."""
         return visited_children or node
 
     def visit__(self, node: PNode, _children: list[Any]) -> None:
@@ -211,21 +228,31 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     # -- docs -----------------------------------------------------------------------------------
 
     def doc_before(self, offset: int) -> str | None:
-        """The ``##`` lines directly above ``offset`` (blank lines between are allowed)."""
-        lines = self.text[:offset].split("\n")
-        if lines and lines[-1].strip():
+        """The ``##`` lines directly above ``offset`` (blank lines between are allowed). Lines are
+        read backwards from ``offset``, so a lookup costs the doc it finds, not the file before it.
+        """
+        text = self.text
+        end = text.rfind("\n", 0, offset)
+        if text[end + 1 : offset].strip():
             return None
         docs: list[str] = []
-        for line in reversed(lines[:-1]):
-            stripped = line.strip()
+        while end >= 0:
+            start = text.rfind("\n", 0, end)
+            stripped = text[start + 1 : end].strip()
             if stripped.startswith("##") and not stripped.startswith("###"):
                 docs.append(stripped[2:][1:] if stripped[2:3] == " " else stripped[2:])
             elif stripped or docs:
                 break
+            end = start
         return "\n".join(reversed(docs)) if docs else None
 
     def module_doc(self) -> str | None:
-        """The leading ``###`` lines of the file."""
+        """The leading ``###`` lines of the file (computed once per visitor: one text)."""
+        if not hasattr(self, "_module_doc"):
+            self._module_doc = self._leading_module_doc()
+        return self._module_doc
+
+    def _leading_module_doc(self) -> str | None:
         docs = []
         for line in self.text.split("\n"):
             stripped = line.strip()
@@ -652,6 +679,6 @@ def parse_script(source: Source) -> ast.Script:
 
     def run() -> ast.Script:
         tree = parse_rule(grammar, None, source)
-        return ScriptVisitor(source.text).visit(tree)
+        return ScriptVisitor(source.text).build(tree)
 
     return run_guarded(run, source)

@@ -1,0 +1,237 @@
+"""A faster matcher for parsimonious grammars: the same parse tree, built by closures.
+
+:func:`fast_match` compiles a grammar's expressions into one closure each for one text and runs
+them; it returns exactly the tree parsimonious' ``match_core`` would (the same ``Node`` and
+``RegexNode`` objects, expressions, positions and children), or None when the text does not parse
+in full. It records no failures: on None the caller re-parses with parsimonious and its failure
+recorder, so every syntax error is still produced (and worded) by the one slow path.
+
+Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
+the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
+(named compound rules only) changes speed, never the result; regex terminals run on Python's
+``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious' own ``regex``.
+:func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any exception other than
+the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors
+read the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from parsimonious import NodeVisitor
+from parsimonious.expressions import (
+    Expression,
+    Literal,
+    Lookahead,
+    OneOf,
+    Quantifier,
+    Regex,
+    Sequence,
+)
+from parsimonious.nodes import Node, RegexNode
+
+Matcher = Callable[[int], "Node | None"]
+_MISSING: Any = object()
+
+
+def fast_match(expr: Expression, text: str) -> Node | None:
+    """The parse of all of ``text`` by ``expr`` as parsimonious builds it, or None if there is
+    none (or the grammar uses an expression kind this matcher does not know, or recursion runs
+    out: the caller's slow path then decides)."""
+    try:
+        node = _Compiler(text).get(expr)(0)
+    except (_Unsupported, RecursionError):
+        return None
+    if node is None or node.end != len(text):
+        return None
+    return node
+
+
+class _Unsupported(Exception):
+    """An expression kind outside Literal/Regex/Sequence/OneOf/Lookahead/Quantifier."""
+
+
+# Printable ASCII and the whitespace both regex engines agree on: there Python's ``re`` matches
+# each grammar pattern exactly as parsimonious' ``regex`` does (their ``\s`` differ on \x1c-\x1f
+# and their ``\w`` beyond ASCII), about twice as fast.
+_PLAIN = re.compile(r"[\t\n\x0b\x0c\r\x20-\x7e]*")
+_STDLIB_RE: dict[str, re.Pattern[str] | None] = {}
+
+
+def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
+    """``expr``'s pattern compiled by ``re`` (None if ``re`` does not take it)."""
+    pattern = expr.re.pattern
+    if pattern not in _STDLIB_RE:
+        try:
+            _STDLIB_RE[pattern] = re.compile(pattern)
+        except re.error:
+            _STDLIB_RE[pattern] = None
+    return _STDLIB_RE[pattern]
+
+
+class _Compiler:
+    """One closure per expression of a grammar, for one text; cycles go through a cell."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.plain = _PLAIN.fullmatch(text) is not None
+        self.built: dict[int, Matcher] = {}
+        self.cells: dict[int, list[Matcher]] = {}
+        self.pending: set[int] = set()
+
+    def get(self, expr: Expression) -> Matcher:
+        """The matcher of ``expr`` (an indirection while ``expr`` itself is being built)."""
+        key = id(expr)
+        found = self.built.get(key)
+        if found is not None:
+            return found
+        if key in self.pending:
+            cell = self.cells.setdefault(key, [])
+            return lambda pos: cell[0](pos)
+        self.pending.add(key)
+        matcher = self.make(expr)
+        if expr.name and not isinstance(expr, (Literal, Regex)):
+            matcher = _memoised(matcher)
+        self.built[key] = matcher
+        self.cells.setdefault(key, []).append(matcher)
+        return matcher
+
+    def make(self, expr: Expression) -> Matcher:
+        """The unmemoised matcher of ``expr``, by kind."""
+        kind = type(expr)
+        if kind is Literal:
+            return _literal(expr, self.text)
+        if kind is Regex:
+            fast = _stdlib_re(expr) if self.plain else None
+            return _regex(expr, self.text, fast or expr.re)
+        members = [self.get(m) for m in getattr(expr, "members", ())]
+        if kind is Sequence:
+            return _sequence(expr, self.text, members)
+        if kind is OneOf:
+            return _one_of(expr, self.text, members)
+        if kind is Lookahead:
+            return _lookahead(expr, self.text, members[0])
+        if kind is Quantifier:
+            return _quantifier(expr, self.text, members[0])
+        raise _Unsupported(kind.__name__)
+
+
+def _memoised(matcher: Matcher) -> Matcher:
+    memo: dict[int, Node | None] = {}
+    get = memo.get
+
+    def match(pos: int) -> Node | None:
+        node = get(pos, _MISSING)
+        if node is _MISSING:
+            node = memo[pos] = matcher(pos)
+        return node
+
+    return match
+
+
+def _literal(expr: Literal, text: str) -> Matcher:
+    literal, size = expr.literal, len(expr.literal)
+    startswith = text.startswith
+
+    def match(pos: int) -> Node | None:
+        if startswith(literal, pos):
+            return Node(expr, text, pos, pos + size)
+        return None
+
+    return match
+
+
+def _regex(expr: Regex, text: str, compiled: Any) -> Matcher:
+    search = compiled.match
+
+    def match(pos: int) -> Node | None:
+        found = search(text, pos)
+        if found is None:
+            return None
+        start, end = found.span()
+        node = RegexNode(expr, text, pos, pos + end - start)
+        node.match = found
+        return node
+
+    return match
+
+
+def _sequence(expr: Sequence, text: str, members: list[Matcher]) -> Matcher:
+    def match(pos: int) -> Node | None:
+        children = []
+        end = pos
+        for member in members:
+            node = member(end)
+            if node is None:
+                return None
+            children.append(node)
+            end = node.end
+        return Node(expr, text, pos, end, children)
+
+    return match
+
+
+def _one_of(expr: OneOf, text: str, members: list[Matcher]) -> Matcher:
+    def match(pos: int) -> Node | None:
+        for member in members:
+            node = member(pos)
+            if node is not None:
+                return Node(expr, text, pos, node.end, [node])
+        return None
+
+    return match
+
+
+def _lookahead(expr: Lookahead, text: str, member: Matcher) -> Matcher:
+    negative = expr.negativity
+
+    def match(pos: int) -> Node | None:
+        if (member(pos) is None) == negative:
+            return Node(expr, text, pos, pos)
+        return None
+
+    return match
+
+
+def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
+    low, high, size = expr.min, expr.max, len(text)
+
+    def match(pos: int) -> Node | None:
+        children: list[Node] = []
+        end = pos
+        while end < size and len(children) < high:
+            node = member(end)
+            if node is None:
+                break
+            children.append(node)
+            if node.end == node.start and len(children) >= low:
+                break
+            end = node.end
+        if len(children) >= low:
+            return Node(expr, text, pos, end, children)
+        return None
+
+    return match
+
+
+def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
+    """``visitor.visit(root)``: the same result, the methods looked up once per rule name."""
+    methods: dict[str, Callable[[Node, list[Any]], Any]] = {}
+    generic = visitor.generic_visit
+
+    def visit(node: Node) -> Any:
+        name = node.expr.name
+        method = methods.get(name)
+        if method is None:
+            method = methods[name] = getattr(visitor, "visit_" + name, generic)
+        return method(node, [visit(child) for child in node.children])
+
+    try:
+        return visit(root)
+    except visitor.unwrapped_exceptions:
+        raise
+    except Exception:  # noqa: BLE001 - parsimonious' own visit words the internal error
+        return NodeVisitor.visit(visitor, root)

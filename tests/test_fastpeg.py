@@ -1,0 +1,109 @@
+"""Differential test of the fast parser (compiler/parse/fastpeg.py) against parsimonious: on every
+corpus program, workload, example and library module, the same parse tree (expression, span and
+children of every node) or the same failure, and the same AST from the fast visitor."""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from parsimonious import NodeVisitor
+from parsimonious.exceptions import ParseError
+from parsimonious.nodes import Node
+
+from compiler.grammar import load_grammar
+from compiler.parse.deploy import _GRAMMAR as DEPLOY_GRAMMAR
+from compiler.parse.deploy import DeployVisitor
+from compiler.parse.fastpeg import fast_match, fast_visit
+from compiler.parse.query import QueryVisitor
+from compiler.parse.script import ScriptVisitor
+from tests.paths import CONFORMANCE, ROOT, WORKLOADS
+
+GRAMMARS = {
+    ".tremor": (("script",), ScriptVisitor),
+    ".trickle": (("query", "script"), QueryVisitor),
+    ".troy": (DEPLOY_GRAMMAR, DeployVisitor),
+}
+FOLDERS = (
+    CONFORMANCE,
+    WORKLOADS,
+    ROOT / "examples",
+    ROOT / "benchmarks",
+    ROOT / "compiler" / "lib",
+)
+PROGRAMS = sorted(
+    path for folder in FOLDERS for suffix in GRAMMARS for path in folder.rglob(f"*{suffix}")
+)
+
+
+def same_tree(left: Node, right: Node) -> bool:
+    """The two trees have the same expression, span and children at every node."""
+    stack = [(left, right)]
+    while stack:
+        a, b = stack.pop()
+        if (a.expr, a.start, a.end, len(a.children)) != (b.expr, b.start, b.end, len(b.children)):
+            return False
+        if (
+            type(a) is not type(b)
+            or getattr(a, "match", None) is not None
+            and (a.match.group() != b.match.group())
+        ):
+            return False
+        stack.extend(zip(a.children, b.children, strict=True))
+    return True
+
+
+def slow_match(expr, text: str) -> Node | None:
+    node = expr.match_core(text, 0, defaultdict(dict), ParseError(text))
+    return node if node is not None and node.end == len(text) else None
+
+
+def test_the_corpus_is_found() -> None:
+    assert len(PROGRAMS) > 300
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_fast_parse_matches_parsimonious(path: Path) -> None:
+    names, visitor = GRAMMARS[path.suffix]
+    grammar = load_grammar(*names)
+    text = path.read_text()
+    rules = [grammar.default_rule]
+    if path.suffix == ".troy":
+        rules.append(grammar["module_file"])
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        for expr in rules:
+            fast, slow = fast_match(expr, text), slow_match(expr, text)
+            assert (fast is None) == (slow is None)
+            if fast is not None:
+                assert same_tree(fast, slow)
+                assert fast_visit(visitor(text), fast) == NodeVisitor.visit(visitor(text), slow)
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "let a = ",
+        "let x = 1 +",
+        "event.a.",
+        '"abc',
+        "match event of case 1 => end",
+        "",
+        " ",
+        "let ünï = 1; ünï",  # beyond ASCII: parsimonious' regex engine
+        "let a\u00b2 = 1",
+        "let x = 1;\x1c x",  # a separator \s of re but not of regex
+        'let x = "a\x1fb"; x',
+    ],
+)
+def test_fast_parse_agrees_on_edge_texts(text: str) -> None:
+    expr = load_grammar("script").default_rule
+    fast, slow = fast_match(expr, text), slow_match(expr, text)
+    assert (fast is None) == (slow is None)
+    if fast is not None:
+        assert same_tree(fast, slow)
