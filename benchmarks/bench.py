@@ -4,9 +4,12 @@ Usage::
 
     python benchmarks/bench.py [--events 200000] [--runs 3] [ARRANGEMENT ...]
 
-Arrangements: ``floor`` (read text → write text), ``py:<workload>`` (the generated job with
-native lowering off), ``native:<workload>`` (with it on) and ``cand:<name>`` (hand-written
-native candidates measured before choosing a design; some are knowingly inexact and say so).
+Arrangements: ``floor`` (read text → write text), ``py:<workload>`` (the generated job without
+its native pre-filter: every event goes to Python), ``native:<workload>`` (the generated job as
+tremorc builds it: the narrow pre-filter where the program has one), ``variant:<workload>`` (the
+pre-filter forced on the variant lowering, ``try_parse_json``, which is never generated) and
+``cand:<name>`` (hand-written native candidates measured before choosing a design; some are
+knowingly inexact and say so).
 Workloads are ``benchmarks/workloads/<name>.trickle`` (Tremor's benchmark pipelines, adapted to
 today's grammar). Each figure is the warm median of ``--runs`` runs after one warm-up run, on the
 sample data (``../shared/workloads/data/data.json.xz``) repeated to ``--events`` lines.
@@ -16,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import lzma
-import os
 import shutil
 import statistics
 import sys
@@ -52,13 +54,27 @@ def make_data(events: int, folder: Path, small: bool) -> Path:
     return path
 
 
-def job_module(workload: str, native: bool):
-    """Compile a workload with native lowering on or off and load it as a module."""
-    os.environ["TREMORC_NATIVE"] = "1" if native else "0"
-    from compiler.pipeline import compile_path
-    from compiler.testing.loader import load_job
+def job_module(workload: str, mode: str = "py"):
+    """Compile a workload and load it as a module whose graph has, by ``mode``: no pre-filter
+    (``py``), the one tremorc generates (``native``) or the variant one (``variant``)."""
+    from dataclasses import fields
 
-    return load_job(compile_path(WORKLOADS / f"{workload}.trickle").job, workload)
+    from compiler.lowering.prefilter import native_drop_plan
+    from compiler.pipeline import check_program, compile_path, read_source
+    from compiler.testing.loader import load_job
+    from runtime_support.graph import GraphSpec
+    from runtime_support.native import with_native_prefilter
+
+    path = WORKLOADS / f"{workload}.trickle"
+    module = load_job(compile_path(path).job, workload)
+    if mode == "native":
+        return module
+    graph = GraphSpec(**{f.name: getattr(module.GRAPH, f.name) for f in fields(GraphSpec)})
+    plan = native_drop_plan(check_program(read_source(path), "query").ir)
+    if mode == "variant" and plan is not None:
+        graph = with_native_prefilter(graph, "in", plan, variant=True)
+    module.GRAPH = graph
+    return module
 
 
 def write_all(outputs: dict, out: str) -> None:
@@ -77,8 +93,8 @@ def arrangement(name: str, spark, path: str) -> Callable[[str], None]:
     kind, _, arg = name.partition(":")
     if kind == "floor":
         return lambda out: spark.read.text(path).write.mode("overwrite").text(out)
-    if kind in ("py", "native"):
-        module = job_module(arg, native=kind == "native")
+    if kind in ("py", "native", "variant"):
+        module = job_module(arg, kind)
         return lambda out: write_all(module.run_pipeline(spark, {"in": spark.read.text(path)}), out)
     from candidates import CANDIDATES  # noqa: PLC0415 - benchmark-only module next to this one
 

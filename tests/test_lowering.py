@@ -10,6 +10,7 @@ from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
 from compiler.pipeline import check_program, check_source, compile_source
 from compiler.source import Source
+from runtime_support.native import narrow_keys
 
 
 def tree(text: str, kind: str = "script"):
@@ -91,16 +92,35 @@ def test_query_plan_needs_single_plain_select() -> None:
     assert native_drop_plan(graph(where, "query")) is None
 
 
-def test_native_job_is_deterministic_and_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prefilter_is_decided_by_the_compiler() -> None:
+    """No switch: a drop plan with the narrow lowering is built in (deterministically), one
+    that only has the variant lowering (an int literal, a call, a nested path) is not."""
     text = 'match event.m of case "x" => drop case _ => event end'
-    monkeypatch.delenv("TREMORC_NATIVE", raising=False)
-    plain = compile_source(Source(name="t.tremor", text=text), "script").job
-    assert "with_native_prefilter" not in plain
-    monkeypatch.setenv("TREMORC_NATIVE", "1")
     first = compile_source(Source(name="t.tremor", text=text), "script").job
     second = compile_source(Source(name="t.tremor", text=text), "script").job
     assert first == second and "GRAPH = with_native_prefilter(" in first
     compile(first, "job.py", "exec")
+    for other in ("match event.m of case 1 => drop case _ => event end", "drop"):
+        assert native_drop_plan(graph(other)) is not None
+        job = compile_source(Source(name="t.tremor", text=other), "script").job
+        assert "with_native_prefilter" not in job
+
+
+@pytest.mark.parametrize(
+    "text, keys",
+    [
+        ('match event.m of case "x" => drop case _ => event end', ("m",)),
+        ('match event of case %{a == "x", present b} => event case _ => drop end', ("a", "b")),
+        ('match event.m of case "1x" => drop case _ => event end', None),  # numbers print so
+        ('match event.m of case "true" => drop case _ => event end', None),
+        ('match event.m of case "[x" => drop case _ => event end', None),
+        ("match event.m of case null => drop case _ => event end", None),
+        ('match event.a.b of case "x" => drop case _ => event end', None),
+        ("match event of case _ => drop end", None),  # reads no key: nothing shows a parse
+    ],
+)
+def test_narrow_keys(text: str, keys: tuple | None) -> None:
+    assert narrow_keys(native_drop_plan(graph(text))) == keys
 
 
 def test_attach_keeps_imports_sorted() -> None:

@@ -10,9 +10,17 @@ lower exactly; a case whose body starts with ``drop`` drops. Nothing runs before
 drop there has no other effect. For a pipeline graph (read from the IR, never the AST) the input
 port ``in`` must feed exactly one node, a script, through a plain link (``select event from in
 into <script>`` is instantiated as one); a flow gets no pre-filter.
+
+The job gets the pre-filter by default, with no switch, exactly when its IR has the *narrow*
+lowering (``runtime_support.native.narrow_keys``: tests of top-level keys against string
+literals, parsed with a narrow ``from_json``), which measured faster than sending the events to
+Python; the variant lowering of the other IRs measured slower, so they get none
+(docs/representation.md, "What was measured").
 """
 
 from __future__ import annotations
+
+from runtime_support.native import narrow_keys
 
 from ..ast import script as S
 from ..ir import Deployment
@@ -72,3 +80,9 @@ def native_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | N
     except NotNative:
         return None
     return None
+
+
+def default_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | None:
+    """The pre-filter a job gets: :func:`native_drop_plan` where it lowers narrowly, else None."""
+    plan = native_drop_plan(ir)
+    return plan if plan is not None and narrow_keys(plan) is not None else None
