@@ -2,7 +2,8 @@
 
 The job keeps its graph; one statement after it wraps the graph with
 ``runtime_support.native.with_native_prefilter`` (the IR goes in through ``repr()``: plain
-tuples, strings, ints, bools and None), and the import joins the sorted import block.
+tuples, strings, ints, bools and None), and the import joins the sorted ``runtime_support``
+import group (every rendered job has one).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> st
     """``job`` whose graph drops, natively, the events of ``stream`` for which ``ir`` is TRUE
     (``variant``: by the variant lowering, which builds never use; the differential tests do)."""
     lines = job.split("\n")
-    imports = [i for i, line in enumerate(lines) if line.startswith("from ")]
-    first, last = imports[0], imports[-1]
+    ours = [i for i, line in enumerate(lines) if line.startswith("from runtime_support.")]
+    first, last = ours[0], ours[-1]
     lines[first : last + 1] = sorted([*lines[first : last + 1], IMPORT])
     text = "\n".join(lines)
     block = (
