@@ -5,9 +5,9 @@ Usage::
     python benchmarks/bench.py [--events 200000] [--runs 3] [ARRANGEMENT ...]
 
 Arrangements: ``floor`` (read text → write text), ``py:<workload>`` (the generated job without
-its native pre-filter: every event goes to Python), ``native:<workload>`` (the generated job as
-tremorc builds it: the narrow pre-filter where the program has one), ``variant:<workload>`` (the
-pre-filter forced on the variant lowering, ``try_parse_json``, which is never generated) and
+a native pre-filter: every event goes to Python; what tremorc builds), ``native:<workload>``
+(the job with its drop plan attached: the narrow lowering where it applies, else the variant
+one), ``variant:<workload>`` (the plan forced on the variant lowering, ``try_parse_json``) and
 ``cand:<name>`` (hand-written native candidates measured before choosing a design; some are
 knowingly inexact and say so).
 Workloads are ``benchmarks/workloads/<name>.trickle`` (Tremor's benchmark pipelines, adapted to
@@ -56,7 +56,8 @@ def make_data(events: int, folder: Path, small: bool) -> Path:
 
 def job_module(workload: str, mode: str = "py"):
     """Compile a workload and load it as a module whose graph has, by ``mode``: no pre-filter
-    (``py``), the one tremorc generates (``native``) or the variant one (``variant``)."""
+    (``py``), its drop plan (``native``: narrow lowering where it applies) or the plan on the
+    variant lowering (``variant``)."""
     from dataclasses import fields
 
     from compiler.lowering.prefilter import native_drop_plan
@@ -67,12 +68,10 @@ def job_module(workload: str, mode: str = "py"):
 
     path = WORKLOADS / f"{workload}.trickle"
     module = load_job(compile_path(path).job, workload)
-    if mode == "native":
-        return module
     graph = GraphSpec(**{f.name: getattr(module.GRAPH, f.name) for f in fields(GraphSpec)})
     plan = native_drop_plan(check_program(read_source(path), "query").ir)
-    if mode == "variant" and plan is not None:
-        graph = with_native_prefilter(graph, "in", plan, variant=True)
+    if mode in ("native", "variant") and plan is not None:
+        graph = with_native_prefilter(graph, "in", plan, variant=mode == "variant")
     module.GRAPH = graph
     return module
 
@@ -101,22 +100,26 @@ def arrangement(name: str, spark, path: str) -> Callable[[str], None]:
     return lambda out: CANDIDATES[arg](spark, F, path, out)
 
 
-def measure(fns: dict[str, Callable[[str], None]], runs: int) -> dict[str, float]:
+def measure(spark, fns: dict[str, Callable[[str], None]], runs: int) -> dict[str, float]:
     """Warm median of ``runs`` timed runs per arrangement (after one warm-up each).
 
     Runs are interleaved round by round, so a burst of load from other processes on the shared
-    machine hits every arrangement alike instead of skewing one.
+    machine hits every arrangement alike instead of skewing one. The cache is cleared after
+    every run (untimed): a generated job persists its stages, and an identical plan would
+    otherwise be served from the previous run's cache.
     """
     folder = tempfile.mkdtemp(prefix="tremorc-bench-")
     times: dict[str, list[float]] = {name: [] for name in fns}
     try:
         for fn in fns.values():
             fn(f"{folder}/warm")
+            spark.catalog.clearCache()
         for i in range(runs):
             for name, fn in fns.items():
                 started = time.perf_counter()
                 fn(f"{folder}/run{i}")
                 times[name].append(time.perf_counter() - started)
+                spark.catalog.clearCache()
         return {name: statistics.median(values) for name, values in times.items()}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -140,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         path = str(make_data(args.events, Path(tmp), args.small))
         names = args.names if "floor" in args.names else ["floor", *args.names]
         fns = {name: arrangement(name, spark, path) for name in names}
-        results = measure(fns, args.runs)
+        results = measure(spark, fns, args.runs)
         floor = results["floor"]
         print(f"{args.events} events, warm median of {args.runs}; ratio = seconds / floor")
         for name, seconds in results.items():

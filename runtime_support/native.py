@@ -83,14 +83,31 @@ def drop_column(ir: tuple, text: Any, variant: bool = False) -> Any:
 
     eligible = text.rlike(FLAT_OBJECT) & ~text.rlike(RISKY_NUMBER) & _few_openers(text)
     keys = None if variant else narrow_keys(ir)
+    # A predicate may be TRUE without reading the event (`case _ => drop`): the line must parse.
     if keys is None:
-        lowered: _Variant = _Variant(F.try_parse_json(text))
+        lowered = _Variant(F.try_parse_json(text))
+        test = lowered.parsed() & lowered.pred(ir)
     else:
         eligible = eligible & ~text.rlike(SURROGATE)
-        lowered = _Narrow(text, keys)
-    # A predicate may be TRUE without reading the event (`case _ => drop`): the line must parse.
-    known = F.when(eligible, lowered.parsed() & lowered.pred(ir))
-    return F.coalesce(known, F.lit(False))
+        test = _narrow_test(ir, text, keys)
+    return F.coalesce(F.when(eligible, test), F.lit(False))
+
+
+def _narrow_test(ir: tuple, text: Any, keys: tuple[str, ...]) -> Any:
+    """``ir`` over one ``from_json`` of ``keys``, parsed once: the struct is bound as a lambda
+    variable (``transform`` of a one-element array), so the tests' many reads of it do not each
+    re-run the parse."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    schema = StructType([StructField(key, StringType()) for key in keys])
+    parsed = F.from_json(text, schema, NARROW_OPTIONS)
+
+    def test(event: Any) -> Any:
+        lowered = _Narrow(event, keys)
+        return lowered.parsed() & lowered.pred(ir)
+
+    return F.transform(F.array(parsed), test).getItem(0)
 
 
 def _few_openers(text: Any) -> Any:
@@ -249,18 +266,14 @@ class _Variant:
 
 
 class _Narrow(_Variant):
-    """The narrow lowering: ``from_json`` of the keys read, each as a string field.
+    """The narrow lowering over ``event``, the ``from_json`` struct of the keys read (strings).
 
     A field is NULL when the key is absent, its value is ``null`` or the line is no valid JSON;
     every test is therefore TRUE/FALSE only on a non-NULL field, and unknown otherwise. Duplicate
     keys: the last wins, as in the Python reader (``jsonio.decode_json``)."""
 
-    def __init__(self, text: Any, keys: tuple[str, ...]):
-        from pyspark.sql import functions as F
-        from pyspark.sql.types import StringType, StructField, StructType
-
-        schema = StructType([StructField(key, StringType()) for key in keys])
-        super().__init__(F.from_json(text, schema, NARROW_OPTIONS))
+    def __init__(self, event: Any, keys: tuple[str, ...]):
+        super().__init__(event)
         self.keys = keys
 
     def field(self, segs: tuple) -> Any:

@@ -89,8 +89,8 @@ def test_native_equals_fallback(name: str, spark: object, monkeypatch: pytest.Mo
     """Calls have only the variant lowering: tremorc builds no pre-filter, the variant one (forced)
     changes no output."""
     source = Source(name=f"{name}.tremor", text=PROGRAMS[name])
-    off, built, variant = prefilter_jobs(source, "script", monkeypatch)
-    assert built == off and variant is not None
+    off, built, narrow, variant = prefilter_jobs(source, "script", monkeypatch)
+    assert built == off and narrow is None and variant is not None
     assert run_job_on_lines(variant, name, PROBES) == run_job_on_lines(off, name, PROBES)
 
 

@@ -11,16 +11,13 @@ drop there has no other effect. For a pipeline graph (read from the IR, never th
 port ``in`` must feed exactly one node, a script, through a plain link (``select event from in
 into <script>`` is instantiated as one); a flow gets no pre-filter.
 
-The job gets the pre-filter by default, with no switch, exactly when its IR has the *narrow*
-lowering (``runtime_support.native.narrow_keys``: tests of top-level keys against string
-literals, parsed with a narrow ``from_json``), which measured faster than sending the events to
-Python; the variant lowering of the other IRs measured slower, so they get none
-(docs/representation.md, "What was measured").
+No switch: a build adds the pre-filter where its lowering measured faster than sending the
+events to Python (``default_drop_plan``). Neither lowering does (docs/representation.md: on the
+sample events the narrow one cost 3.8-4.3x, the variant one 5.3-5.6x the Python path), so builds
+add none; tests and ``benchmarks/bench.py`` attach the plan to measure and prove it.
 """
 
 from __future__ import annotations
-
-from runtime_support.native import narrow_keys
 
 from ..ast import script as S
 from ..ir import Deployment
@@ -83,6 +80,9 @@ def native_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | N
 
 
 def default_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | None:
-    """The pre-filter a job gets: :func:`native_drop_plan` where it lowers narrowly, else None."""
-    plan = native_drop_plan(ir)
-    return plan if plan is not None and narrow_keys(plan) is not None else None
+    """The pre-filter a build adds: none. Both lowerings of :func:`native_drop_plan` measured
+    slower than the Python path on JSON text (the eligibility guards and the JVM parse cost more
+    per event than orjson; docs/representation.md). A lowering that measures faster for a
+    statically known class of plans (e.g. ``narrow_keys``) is enabled here, by that class."""
+    del ir
+    return None

@@ -13,8 +13,6 @@ from pyspark.sql import functions as F
 
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
-from runtime_support.native import with_native_prefilter
-from runtime_support.native_typed import apply_native, with_native_rows
 from runtime_support.ops import eq
 from runtime_support.patching import patch
 from runtime_support.paths import get_field
@@ -89,27 +87,6 @@ GRAPH = GraphSpec(
 STAGES = (StageSpec(members=("in", "script"), partitioning="source", carry=None),)
 
 
-# Native pre-filter: events the program provably drops never reach Python.
-GRAPH = with_native_prefilter(
-    GRAPH,
-    "in",
-    (
-        "first",
-        (
-            (
-                (
-                    "and",
-                    ("is_record", ()),
-                    ("and", ("present", ("level",)), ("eq", ("level",), "debug")),
-                ),
-                ("const", True),
-            ),
-            (("const", True), ("const", False)),
-        ),
-    ),
-)
-
-
 def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
@@ -118,9 +95,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them.
     events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
-    # Native: events the program provably drops are removed in the JVM (pre-filter), and
-    # events that fit the declared schema (--schema) run as Spark Columns (batch), not in Python.
-    events, native_rows = apply_native(GRAPH, events, streaming)
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
@@ -135,7 +109,6 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
-    stage0 = with_native_rows(stage0, native_rows)
     if streaming is not None:
         # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
         return stream_outputs(
