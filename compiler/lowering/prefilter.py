@@ -12,9 +12,9 @@ port ``in`` must feed exactly one node, a script, through a plain link (``select
 into <script>`` is instantiated as one); a flow gets no pre-filter.
 
 No switch: a build adds the pre-filter where its lowering measured faster than sending the
-events to Python (``default_drop_plan``). Neither lowering does (docs/representation.md: on the
-sample events the narrow one cost 3.8-4.3x, the variant one 5.3-5.6x the Python path), so builds
-add none; tests and ``benchmarks/bench.py`` attach the plan to measure and prove it.
+events to Python (``default_drop_plan``). Neither has shown it (docs/representation.md: the
+variant one cost 5.3-5.6x the Python path, the narrow one 0.89-2.6x in runs that disagree), so
+builds add none; tests and ``benchmarks/bench.py`` attach the plan to measure and prove it.
 """
 
 from __future__ import annotations
@@ -80,9 +80,9 @@ def native_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | N
 
 
 def default_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | None:
-    """The pre-filter a build adds: none. Both lowerings of :func:`native_drop_plan` measured
-    slower than the Python path on JSON text (the eligibility guards and the JVM parse cost more
-    per event than orjson; docs/representation.md). A lowering that measures faster for a
-    statically known class of plans (e.g. ``narrow_keys``) is enabled here, by that class."""
+    """The pre-filter a build adds: none. No lowering of :func:`native_drop_plan` has shown a win
+    over the Python path on JSON text (the eligibility guards and the JVM parse cost about what
+    orjson does; docs/representation.md). A class of plans decidable from the IR that measures
+    faster (candidate: ``narrow_keys`` and a last case ``_ => drop``) is enabled here."""
     del ir
     return None
