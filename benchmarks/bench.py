@@ -4,9 +4,12 @@ Usage::
 
     python benchmarks/bench.py [--events 200000] [--runs 3] [ARRANGEMENT ...]
 
-Arrangements: ``floor`` (read text → write text), ``py:<workload>`` (the generated job with
-native lowering off), ``native:<workload>`` (with it on) and ``cand:<name>`` (hand-written
-native candidates measured before choosing a design; some are knowingly inexact and say so).
+Arrangements: ``floor`` (read text → write text), ``py:<workload>`` (the generated job without
+a native pre-filter: every event goes to Python; what tremorc builds), ``native:<workload>``
+(the job with its drop plan attached: the narrow lowering where it applies, else the variant
+one), ``variant:<workload>`` (the plan forced on the variant lowering, ``try_parse_json``) and
+``cand:<name>`` (hand-written native candidates measured before choosing a design; some are
+knowingly inexact and say so).
 Workloads are ``benchmarks/workloads/<name>.trickle`` (Tremor's benchmark pipelines, adapted to
 today's grammar). Each figure is the warm median of ``--runs`` runs after one warm-up run, on the
 sample data (``../shared/workloads/data/data.json.xz``) repeated to ``--events`` lines.
@@ -16,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import lzma
-import os
 import shutil
 import statistics
 import sys
@@ -52,13 +54,26 @@ def make_data(events: int, folder: Path, small: bool) -> Path:
     return path
 
 
-def job_module(workload: str, native: bool):
-    """Compile a workload with native lowering on or off and load it as a module."""
-    os.environ["TREMORC_NATIVE"] = "1" if native else "0"
-    from compiler.pipeline import compile_path
-    from compiler.testing.loader import load_job
+def job_module(workload: str, mode: str = "py"):
+    """Compile a workload and load it as a module whose graph has, by ``mode``: no pre-filter
+    (``py``), its drop plan (``native``: narrow lowering where it applies) or the plan on the
+    variant lowering (``variant``)."""
+    from dataclasses import fields
 
-    return load_job(compile_path(WORKLOADS / f"{workload}.trickle").job, workload)
+    from compiler.lowering.prefilter import native_drop_plan
+    from compiler.pipeline import check_program, compile_path, read_source
+    from compiler.testing.loader import load_job
+    from runtime_support.graph import GraphSpec
+    from runtime_support.native import with_native_prefilter
+
+    path = WORKLOADS / f"{workload}.trickle"
+    module = load_job(compile_path(path).job, workload)
+    graph = GraphSpec(**{f.name: getattr(module.GRAPH, f.name) for f in fields(GraphSpec)})
+    plan = native_drop_plan(check_program(read_source(path), "query").ir)
+    if mode in ("native", "variant") and plan is not None:
+        graph = with_native_prefilter(graph, "in", plan, variant=mode == "variant")
+    module.GRAPH = graph
+    return module
 
 
 def write_all(outputs: dict, out: str) -> None:
@@ -77,30 +92,34 @@ def arrangement(name: str, spark, path: str) -> Callable[[str], None]:
     kind, _, arg = name.partition(":")
     if kind == "floor":
         return lambda out: spark.read.text(path).write.mode("overwrite").text(out)
-    if kind in ("py", "native"):
-        module = job_module(arg, native=kind == "native")
+    if kind in ("py", "native", "variant"):
+        module = job_module(arg, kind)
         return lambda out: write_all(module.run_pipeline(spark, {"in": spark.read.text(path)}), out)
     from candidates import CANDIDATES  # noqa: PLC0415 - benchmark-only module next to this one
 
     return lambda out: CANDIDATES[arg](spark, F, path, out)
 
 
-def measure(fns: dict[str, Callable[[str], None]], runs: int) -> dict[str, float]:
+def measure(spark, fns: dict[str, Callable[[str], None]], runs: int) -> dict[str, float]:
     """Warm median of ``runs`` timed runs per arrangement (after one warm-up each).
 
     Runs are interleaved round by round, so a burst of load from other processes on the shared
-    machine hits every arrangement alike instead of skewing one.
+    machine hits every arrangement alike instead of skewing one. The cache is cleared after
+    every run (untimed): a generated job persists its stages, and an identical plan would
+    otherwise be served from the previous run's cache.
     """
     folder = tempfile.mkdtemp(prefix="tremorc-bench-")
     times: dict[str, list[float]] = {name: [] for name in fns}
     try:
         for fn in fns.values():
             fn(f"{folder}/warm")
+            spark.catalog.clearCache()
         for i in range(runs):
             for name, fn in fns.items():
                 started = time.perf_counter()
                 fn(f"{folder}/run{i}")
                 times[name].append(time.perf_counter() - started)
+                spark.catalog.clearCache()
         return {name: statistics.median(values) for name, values in times.items()}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -124,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         path = str(make_data(args.events, Path(tmp), args.small))
         names = args.names if "floor" in args.names else ["floor", *args.names]
         fns = {name: arrangement(name, spark, path) for name in names}
-        results = measure(fns, args.runs)
+        results = measure(spark, fns, args.runs)
         floor = results["floor"]
         print(f"{args.events} events, warm median of {args.runs}; ratio = seconds / floor")
         for name, seconds in results.items():

@@ -53,9 +53,8 @@ TYPED = ("real-workflow-throughput-json", "patch", "merge", "let", "match")
 
 
 def generated_runner(spark, workload: Workload, frame, typed: bool = False):
-    """The generated job (native pre-filter off; ``typed``: built with the data set's schema)
+    """The generated job as tremorc builds it (``typed``: built with the data set's schema)
     writing its `out` port as text."""
-    os.environ["TREMORC_NATIVE"] = "0"
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.lowering.attach import attach_prefilter
+from compiler.lowering.attach import IMPORT, attach_prefilter
 from compiler.lowering.predicate import NotNative
 from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
 from compiler.pipeline import check_program, check_source, compile_source
 from compiler.source import Source
+from runtime_support.native import narrow_keys
 
 
 def tree(text: str, kind: str = "script"):
@@ -74,7 +75,7 @@ def test_classify() -> None:
 
 def test_report_totals() -> None:
     text = lowering_report(graph('match event.m of case "x" => drop case _ => {"a": 1} end'))
-    assert "native pre-filter: yes" in text
+    assert "native pre-filter: a drop plan, not built" in text
     assert "expressions: 7, lowerable natively: 6" in text
     assert "builds or changes a value" in text
 
@@ -91,20 +92,39 @@ def test_query_plan_needs_single_plain_select() -> None:
     assert native_drop_plan(graph(where, "query")) is None
 
 
-def test_native_job_is_deterministic_and_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = 'match event.m of case "x" => drop case _ => event end'
-    monkeypatch.delenv("TREMORC_NATIVE", raising=False)
-    plain = compile_source(Source(name="t.tremor", text=text), "script").job
-    assert "with_native_prefilter" not in plain
-    monkeypatch.setenv("TREMORC_NATIVE", "1")
-    first = compile_source(Source(name="t.tremor", text=text), "script").job
-    second = compile_source(Source(name="t.tremor", text=text), "script").job
-    assert first == second and "GRAPH = with_native_prefilter(" in first
-    compile(first, "job.py", "exec")
+def test_builds_add_no_prefilter() -> None:
+    """No switch, and no lowering measured faster: a program with a drop plan (narrow or not)
+    builds without a pre-filter, deterministically; attached, the job still compiles."""
+    for text in ('match event.m of case "x" => drop case _ => event end', "drop"):
+        assert native_drop_plan(graph(text)) is not None
+        first = compile_source(Source(name="t.tremor", text=text), "script").job
+        second = compile_source(Source(name="t.tremor", text=text), "script").job
+        assert first == second and "with_native_prefilter" not in first
+        compile(attach_prefilter(first, "in", native_drop_plan(graph(text))), "job.py", "exec")
+
+
+@pytest.mark.parametrize(
+    "text, keys",
+    [
+        ('match event.m of case "x" => drop case _ => event end', ("m",)),
+        ('match event of case %{a == "x", present b} => event case _ => drop end', ("a", "b")),
+        ('match event.m of case "1x" => drop case _ => event end', None),  # numbers print so
+        ('match event.m of case "true" => drop case _ => event end', None),
+        ('match event.m of case "[x" => drop case _ => event end', None),
+        ("match event.m of case null => drop case _ => event end", None),
+        ('match event.a.b of case "x" => drop case _ => event end', None),
+        ("match event of case _ => drop end", None),  # reads no key: nothing shows a parse
+    ],
+)
+def test_narrow_keys(text: str, keys: tuple | None) -> None:
+    assert narrow_keys(native_drop_plan(graph(text))) == keys
 
 
 def test_attach_keeps_imports_sorted() -> None:
+    """The import joins the sorted runtime_support group; the other groups stay as they were."""
     job = compile_source(Source(name="t.tremor", text="drop"), "script").job
-    lines = [line for line in attach_prefilter(job, "in", ("const", True)).split("\n")]
-    froms = [line for line in lines if line.startswith("from ")]
-    assert froms == sorted(froms) and any("runtime_support.native" in f for f in froms)
+    attached = attach_prefilter(job, "in", ("const", True))
+    head, new_head = job.split("\nSOURCE =")[0], attached.split("\nSOURCE =")[0]
+    assert new_head.replace(IMPORT + "\n", "", 1) == head and IMPORT in new_head
+    ours = [line for line in new_head.split("\n") if line.startswith("from runtime_support.")]
+    assert ours == sorted(ours)

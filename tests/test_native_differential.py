@@ -1,11 +1,13 @@
-"""Native lowering changes no output: every case run with native off and on gives the same.
+"""The native pre-filter changes no output: with it and without it, every case gives the same.
 
-The conformance scripts and queries: where the program has no native pre-filter plan, native mode
-returns the fallback job unchanged (``build._with_native``; checked on a sample below), so the
-outputs are identical without running; where it has one, both jobs run on the case's input and
-must emit the same (port, value) sequence. Synthetic programs cover
-every IR form against inputs chosen to probe exactness (missing keys, type mismatches, JSON
-Spark reads but orjson rejects, duplicate keys, escapes, nested objects).
+Four jobs per program (``tests/prefilter_jobs.py``): without a pre-filter, as tremorc builds it
+(the default path: today the same job, no lowering measured faster), and with its drop plan
+attached on the narrow lowering (where it applies) and on the variant one. The conformance
+scripts and queries: where a job is the same text as the one without a pre-filter the outputs
+are identical by construction; otherwise both run on the case's input and must emit the same
+(port, value) sequence. Synthetic programs cover every IR form against inputs chosen to probe
+exactness (missing keys, type mismatches, JSON Spark reads but orjson rejects, duplicate keys,
+escapes, nested objects, surrogates, deep nesting).
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import CompileError
-from compiler.pipeline import compile_source, kind_of, read_source
+from compiler.pipeline import kind_of, read_source
 from compiler.source import Source
 from compiler.testing.cases import discover, input_lines
 from compiler.testing.runner import run_job_on_lines
 
 from .conftest import CONFORMANCE
+from .prefilter_jobs import prefilter_jobs
 
 PROBES = [
     '{"m":"info","a":1}',
@@ -41,6 +44,16 @@ PROBES = [
     "[1]",
     "nope",
     '{"m":["info"],"b":{"c":"x"}}',
+    "{nope}",
+    '{"m":"info","x":"\\ud800"}',
+    '{"m":"info","x":"\\ud83d\\ude00"}',
+    "{'m':'info'}",
+    '{"m":"info","a":NaN}',
+    '{"m":"info","a":' + "[" * 254 + "]" * 254 + "}",  # 255 levels: an error in Python
+    '{"m":"info","a":' + "[" * 253 + "]" * 253 + "}",
+    '{"m":"true","a":true}',
+    '{"m":"warn","M":"info"}',
+    '{"a":"info"}',
 ]
 
 PROGRAMS = {
@@ -58,22 +71,27 @@ PROGRAMS = {
 }
 
 
-def _job(source: Source, kind: str, native: bool, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("TREMORC_NATIVE", "1" if native else "0")
-    return compile_source(source, kind).job
+# The programs whose drop plan has the narrow lowering.
+NARROW = {"literal", "default_drop", "record"}
 
 
-def _both(source: Source, kind: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
-    return _job(source, kind, False, monkeypatch), _job(source, kind, True, monkeypatch)
+def _same_output(jobs: tuple[str | None, ...], name: str, lines: list[str]) -> bool:
+    """Every job that differs from the one without a pre-filter emits what that one emits."""
+    off, *others = jobs
+    expected = run_job_on_lines(off, name, lines)
+    return all(
+        run_job_on_lines(job, name, lines) == expected for job in others if job not in (None, off)
+    )
 
 
 @pytest.mark.spark
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_synthetic_programs(name: str, spark: object, monkeypatch: pytest.MonkeyPatch) -> None:
     source = Source(name=f"{name}.tremor", text=PROGRAMS[name])
-    off, on = _both(source, "script", monkeypatch)
-    assert "with_native_prefilter" in on, "the program should get a pre-filter"
-    assert run_job_on_lines(on, name, PROBES) == run_job_on_lines(off, name, PROBES)
+    jobs = off, built, narrow, variant = prefilter_jobs(source, "script", monkeypatch)
+    assert variant is not None, "the program should have a drop plan"
+    assert (narrow is not None) == (name in NARROW) and built == off
+    assert _same_output(jobs, name, PROBES)
 
 
 def _cases():
@@ -87,26 +105,24 @@ def _cases():
 def test_conformance_cases_native_equals_fallback(
     spark: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every scripts/queries case, native off and on: either the two jobs are the same text
-    (no pre-filter applies, so the outputs are identical by construction) or both run and emit
-    the same (port, value) sequence."""
+    """Every scripts/queries case, with and without the pre-filter (built and variant): either
+    the jobs are the same text (no pre-filter applies, so the outputs are identical by
+    construction) or they run and emit the same (port, value) sequence."""
     ran, identical, differences = 0, 0, []
     for param in _cases():
         case = param.values[0]
-        kind = kind_of(case.program)
         try:
-            off, on = _both(read_source(case.program), kind, monkeypatch)
+            jobs = prefilter_jobs(read_source(case.program), kind_of(case.program), monkeypatch)
         except CompileError:
             continue
-        if off == on:
+        if all(job in (None, jobs[0]) for job in jobs[1:]):
             identical += 1
             continue
         ran += 1
-        lines = input_lines(case)
-        if run_job_on_lines(on, case.name, lines) != run_job_on_lines(off, case.name, lines):
+        if not _same_output(jobs, case.name, input_lines(case)):
             differences.append(param.id)
     assert not differences, differences
-    assert ran >= 1  # queries/drop_event gets a pre-filter
+    assert ran >= 2  # queries/drop_event and queries/script_error have a drop plan
     assert ran + identical == 155  # 105 scripts + 50 queries: none skipped
 
 
@@ -114,11 +130,11 @@ def test_conformance_cases_native_equals_fallback(
 @pytest.mark.parametrize("workload", ["filter", "keep_app1"])
 def test_benchmark_workloads(workload: str, spark: object, monkeypatch: pytest.MonkeyPatch):
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "workloads" / f"{workload}.trickle"
-    off, on = _both(read_source(path), "query", monkeypatch)
+    jobs = prefilter_jobs(read_source(path), "query", monkeypatch)
     lines = [p.replace('"m"', '"short_message"').replace('"a"', '"application"') for p in PROBES]
     lines += ['{"application":"app1"}', '{"application":"app2","short_message":"info"}']
-    assert "with_native_prefilter" in on
-    assert run_job_on_lines(on, workload, lines) == run_job_on_lines(off, workload, lines)
+    assert jobs[2] is not None and jobs[3] is not None, "both lowerings apply"
+    assert _same_output(jobs, workload, lines)
 
 
 @pytest.mark.spark
@@ -130,18 +146,24 @@ def test_prefilter_removes_rows(spark) -> None:
 
     ir = script_drop_predicate(check_source(Source(name="t", text=PROGRAMS["literal"]), "script"))
     df = spark.createDataFrame([(p,) for p in PROBES], "value string")
-    dropped = [r.value for r in df.filter(drop_column(ir, df.value)).collect()]
-    assert dropped == [
+    expected = [
         '{"m":"info","a":1}',
         '{"m":"INFO"}',
         '{"m":"in\\u0066o","a":[1,2]}',
         ' {"m":"info"} ',
+        '{"m":"info","x":"\\ud83d\\ude00"}',  # the variant lowering sees a surrogate pair
+        '{"m":"info","a":' + "[" * 253 + "]" * 253 + "}",
     ]
+    for variant in (False, True):
+        dropped = [r.value for r in df.filter(drop_column(ir, df.value, variant)).collect()]
+        assert dropped == expected[: 5 if variant else 4] + expected[5:], variant
 
 
 @pytest.mark.parametrize("case", ["scripts/patch", "queries/patch", "scripts/merge"])
 def test_no_plan_means_identical_job(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = CONFORMANCE / case
     program = next(p for p in folder.iterdir() if p.suffix in (".tremor", ".trickle"))
-    off, on = _both(read_source(program), kind_of(program), monkeypatch)
-    assert off == on
+    off, built, narrow, variant = prefilter_jobs(
+        read_source(program), kind_of(program), monkeypatch
+    )
+    assert off == built and narrow is None and variant is None

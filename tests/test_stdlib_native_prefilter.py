@@ -2,8 +2,9 @@
 
 Lowering (no Spark): ``string::contains(event.msg, "x")`` as a guard, ``type::is_string`` in a
 comparison, nested calls; calls without a lowering keep the program out of the pre-filter.
-Differential (Spark): each synthetic program gives the same output with native on and off over
-inputs chosen to hit the guards (wrong types, missing keys, unicode, floats, big integers).
+Differential (Spark): each synthetic program gives the same output with the variant pre-filter
+and without one, over inputs chosen to hit the guards (wrong types, missing keys, unicode,
+floats, big integers).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import pytest
 from compiler.lowering.predicate import NotNative
 from compiler.lowering.prefilter import script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions
-from compiler.pipeline import check_source, compile_source
+from compiler.pipeline import check_source
 from compiler.source import Source
 from compiler.testing.runner import run_job_on_lines
+
+from .prefilter_jobs import prefilter_jobs
 
 PROGRAMS = {
     "contains": "use std::string;\nmatch event of case %{present m} when string::contains(event.m, "
@@ -83,13 +86,12 @@ def test_report_counts_lowered_calls() -> None:
 @pytest.mark.spark
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_native_equals_fallback(name: str, spark: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls have only the variant lowering: tremorc builds no pre-filter, the variant one (forced)
+    changes no output."""
     source = Source(name=f"{name}.tremor", text=PROGRAMS[name])
-    monkeypatch.setenv("TREMORC_NATIVE", "0")
-    off = compile_source(source, "script").job
-    monkeypatch.setenv("TREMORC_NATIVE", "1")
-    on = compile_source(source, "script").job
-    assert "with_native_prefilter" in on
-    assert run_job_on_lines(on, name, PROBES) == run_job_on_lines(off, name, PROBES)
+    off, built, narrow, variant = prefilter_jobs(source, "script", monkeypatch)
+    assert built == off and narrow is None and variant is not None
+    assert run_job_on_lines(variant, name, PROBES) == run_job_on_lines(off, name, PROBES)
 
 
 @pytest.mark.spark

@@ -50,8 +50,8 @@ def build_script_job(
 
 
 def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | None = None) -> str:
-    """Dispatch on the program kind; with native lowering on (``TREMORC_NATIVE=1``), events a
-    script or query provably drops are removed in the JVM before ``mapInArrow``; with a
+    """Dispatch on the program kind; events a script or query provably drops are removed in
+    the JVM before ``mapInArrow`` where the test lowers narrowly (``prefilter.py``); with a
     declared input ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as
     Spark Columns on the events that fit it (``compiler/lowering/typed.py``)."""
     tree, kind = checked.tree, checked.kind
@@ -96,9 +96,8 @@ def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
 
 
 def _native_plan(checked: Checked) -> object:
-    """Native lowering (``compiler/lowering``): the drop predicate, or None when that mode is
-    off or nothing can be dropped natively."""
-    from ..lowering.attach import native_enabled
-    from ..lowering.prefilter import native_drop_plan
+    """The native pre-filter's drop predicate (``compiler/lowering/prefilter.py``), or None
+    where nothing can be dropped natively or only by the lowering that measured slower."""
+    from ..lowering.prefilter import default_drop_plan
 
-    return native_drop_plan(checked.ir) if native_enabled() else None
+    return default_drop_plan(checked.ir)

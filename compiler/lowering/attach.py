@@ -1,13 +1,12 @@
-"""Add the native pre-filter to a rendered job (``native`` compile mode).
+"""Add the native pre-filter to a rendered job (when ``prefilter.default_drop_plan`` has one).
 
 The job keeps its graph; one statement after it wraps the graph with
 ``runtime_support.native.with_native_prefilter`` (the IR goes in through ``repr()``: plain
-tuples, strings, ints, bools and None), and the import joins the sorted import block.
+tuples, strings, ints, bools and None), and the import joins the sorted ``runtime_support``
+import group (every rendered job has one).
 """
 
 from __future__ import annotations
-
-import os
 
 import black
 
@@ -18,25 +17,19 @@ BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY
 
 IMPORT = "from runtime_support.native import with_native_prefilter"
 ANCHOR = "\n\ndef run_pipeline("
-ENV = "TREMORC_NATIVE"
 
 
-def native_enabled() -> bool:
-    """The switch: ``TREMORC_NATIVE=1`` turns native lowering on. Off by default, because it
-    measured slower on this machine (docs/representation.md)."""
-    return os.environ.get(ENV, "0").strip().lower() in ("1", "true", "on", "yes")
-
-
-def attach_prefilter(job: str, stream: str, ir: IR) -> str:
-    """``job`` whose graph drops, natively, the events of ``stream`` for which ``ir`` is TRUE."""
+def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> str:
+    """``job`` whose graph drops, natively, the events of ``stream`` for which ``ir`` is TRUE
+    (``variant``: by the variant lowering, which builds never use; the differential tests do)."""
     lines = job.split("\n")
-    imports = [i for i, line in enumerate(lines) if line.startswith("from ")]
-    first, last = imports[0], imports[-1]
+    ours = [i for i, line in enumerate(lines) if line.startswith("from runtime_support.")]
+    first, last = ours[0], ours[-1]
     lines[first : last + 1] = sorted([*lines[first : last + 1], IMPORT])
     text = "\n".join(lines)
     block = (
         "\n\n# Native pre-filter: events the program provably drops never reach Python.\n"
-        f"GRAPH = with_native_prefilter(GRAPH, {stream!r}, {ir!r})\n"
+        f"GRAPH = with_native_prefilter(GRAPH, {stream!r}, {ir!r}{', variant=True' * variant})\n"
     )
     head, anchor, tail = text.partition(ANCHOR)
     assert anchor, "a rendered job defines run_pipeline"

@@ -10,6 +10,11 @@ lower exactly; a case whose body starts with ``drop`` drops. Nothing runs before
 drop there has no other effect. For a pipeline graph (read from the IR, never the AST) the input
 port ``in`` must feed exactly one node, a script, through a plain link (``select event from in
 into <script>`` is instantiated as one); a flow gets no pre-filter.
+
+No switch: a build adds the pre-filter where its lowering measured faster than sending the
+events to Python (``default_drop_plan``). Neither has shown it (docs/representation.md: the
+variant one cost 5.3-5.6x the Python path, the narrow one 0.89-2.6x in runs that disagree), so
+builds add none; tests and ``benchmarks/bench.py`` attach the plan to measure and prove it.
 """
 
 from __future__ import annotations
@@ -71,4 +76,13 @@ def native_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | N
             return graph_drop_predicate(ir)
     except NotNative:
         return None
+    return None
+
+
+def default_drop_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment) -> IR | None:
+    """The pre-filter a build adds: none. No lowering of :func:`native_drop_plan` has shown a win
+    over the Python path on JSON text (the eligibility guards and the JVM parse cost about what
+    orjson does; docs/representation.md). A class of plans decidable from the IR that measures
+    faster (candidate: ``narrow_keys`` and a last case ``_ => drop``) is enabled here."""
+    del ir
     return None

@@ -8,7 +8,8 @@ Two questions are answered for each expression node of a checked tree:
   functions that have an exact native lowering in the registry (``Function.lowering``) do.
   Anything that builds or re-encodes values does not: ``to_json`` sorts keys and VARIANT turns
   ``1.0`` into a decimal, so output text would change (see docs/representation.md).
-* **used** — is it part of the native pre-filter the job actually gets (``native_drop_plan``)?
+* **used** — is it part of the native pre-filter's drop plan (``native_drop_plan``), and does the
+  build add that pre-filter (``default_drop_plan``: today never, it measured slower)?
 
 Both read the job graph IR (its checked scripts), never the AST behind it.
 
@@ -26,7 +27,7 @@ from ..ir import Deployment, PipelineGraph, ScriptGraph
 from ..ir.graph import Embedded
 from ..source import Source
 from .predicate import NotNative, event_segments, literal, native_function
-from .prefilter import native_drop_plan
+from .prefilter import default_drop_plan, native_drop_plan
 
 NATIVE = "native"
 
@@ -121,11 +122,19 @@ def lowering_report(
     plan = native_drop_plan(ir)
     lines.append("")
     lines.append(f"expressions: {total}, lowerable natively: {native} ({_pct(native, total)})")
-    lines.append(f"native pre-filter: {'yes' if plan is not None else 'no'}")
+    lines.append(f"native pre-filter: {_prefilter_state(ir, plan)}")
     for reason, count in reasons.most_common(5):
         lines.append(f"  fallback {count:4d}  {reason}")
     lines.append(typed_verdict(ir, schema))
     return "\n".join(lines) + "\n"
+
+
+def _prefilter_state(ir: ScriptGraph | PipelineGraph | Deployment, plan: object) -> str:
+    if plan is None:
+        return "no"
+    if default_drop_plan(ir) is not None:
+        return "yes"
+    return "a drop plan, not built (it measured slower than Python: docs/representation.md)"
 
 
 def typed_verdict(ir: ScriptGraph | PipelineGraph | Deployment, schema: tuple | None) -> str:
