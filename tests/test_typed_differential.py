@@ -259,9 +259,18 @@ def test_build_schema_option(tmp_path) -> None:
 
 
 @pytest.mark.spark
-def test_all_native_prunes_python_stage(spark) -> None:
-    """Every line fits and needs no check: the Python stage is pruned, the output unchanged."""
+def test_one_plan_parses_each_line_once(spark) -> None:
+    """Fitting and not fitting lines: one plan reads the input and parses it once (no split,
+    no cache of the parsed rows), and the outputs are the plain job's."""
     source = Source(name="let.tremor", text=PROGRAMS["let"])
     plain, typed = both_jobs(source, "script", SCHEMA)
-    lines = [line for line in FITTING if '"m"' in line]
+    lines = FITTING + NOT_FITTING
     assert raw_outputs(spark, typed, lines) == raw_outputs(spark, plain, lines)
+    module = load_job(typed, "typed_plan")
+    df = spark.createDataFrame(
+        [(i, line) for i, line in enumerate(lines)], "seq long, value string"
+    )
+    out = module.run_pipeline(spark, {"in": df}, flush_at_end=False)["out"]
+    plan = out._jdf.queryExecution().executedPlan().toString()
+    assert plan.count("Scan ExistingRDD") == 1 and plan.count("from_json(") == 1, plan
+    assert "ArrowEvalPython" in plan, plan
