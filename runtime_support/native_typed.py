@@ -32,7 +32,7 @@ EVENT_COLUMNS = ("seq", "value", "ingest_ns", "origin", "meta", "stream")
 JSON_OPTIONS = {"ignoreNullFields": "true"}
 BINARY = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__"}
 BINARY |= {"ge": "__ge__", "and": "__and__", "or": "__or__"}
-TRY = {"add": "try_add", "sub": "try_subtract", "mul": "try_multiply"}
+TRY = {"add": "try_add", "sub": "try_subtract", "mul": "try_multiply", "mod": "try_mod"}
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ FITTING = [
     "{}",
     '{"m":"tab\\there","a":3}',
     '{"m":"a","t":["p",null]}',
+    '{"m":"z","a":0}',
+    '{"a":-9223372036854775808}',
 ]
 NOT_FITTING = [
     '{"m":"info", "a":1}',
@@ -55,6 +57,7 @@ PROGRAMS = {
     "match_value": 'match event.m of case "warn" => {"w": event.a} case "x" => emit event => '
     '"other" case _ => {"other": event.m} end',
     "arith": "let event.b = event.a * 3 + 1;\nevent",
+    "mod": '{"r": event.a % 3, "n": (0 - event.a) % 4, "z": 7 % event.a, "m": event.a % -1}',
     "ops": '{"s": event.m + "!", "eq": event.a == 1, "ne": event.m != "x", "lt": event.a < 3, '
     '"bad": event.m == 1, "and": event.f and event.a >= 1, "not": not event.f}',
     "locals": 'let x = event.a;\nlet y = {"k": x};\n{"x": x, "neg": -x, "y": y}',
@@ -124,6 +127,7 @@ def test_fit_check_is_exact_and_not_vacuous(spark) -> None:
         '{"m":"a","a":7,"o":{}}',
         '{"m":"\u00e9\u2603 \\"q\\" \\\\","a":-1,"f":false}',
         '{"m":"tab\\there","a":3}',
+        '{"m":"z","a":0}',
     ]
 
 
