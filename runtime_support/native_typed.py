@@ -9,8 +9,12 @@ gives back the line ``v`` byte for byte (so Spark read every key, in order, with
 duplicate, no explicit ``null`` and no extra key: absent keys are the struct's NULLs) and the
 line holds no ``\\u`` escape (Jackson and orjson spell those differently); and when no check on
 its path in the plan is TRUE. Every other row goes, unchanged, to the Python path, which
-decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it;
-``apply_native`` runs one eager pass to learn whether any row needs Python at all.
+decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it.
+
+Plan: ONE projection parses each line once and computes the native output, its port and
+``_py``; the Python path is an Arrow UDF in that same plan whose input is NULL on native rows
+(``native_typed_rows``); a generator emits each event's rows. No split, no cache, no eager pass:
+the Python stages of the job get no event.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from .graph import GraphSpec
 from .native import apply_native_prefilter
+from .native_typed_rows import ROWS_TYPE, python_rows
 
 __all__ = ["TypedGraphSpec", "apply_native", "typed_columns", "with_native_rows", "with_typed_plan"]
 
@@ -27,7 +32,7 @@ EVENT_COLUMNS = ("seq", "value", "ingest_ns", "origin", "meta", "stream")
 JSON_OPTIONS = {"ignoreNullFields": "true"}
 BINARY = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__"}
 BINARY |= {"ge": "__ge__", "and": "__and__", "or": "__or__"}
-TRY = {"add": "try_add", "sub": "try_subtract", "mul": "try_multiply"}
+TRY = {"add": "try_add", "sub": "try_subtract", "mul": "try_multiply", "mod": "try_mod"}
 
 
 @dataclass(frozen=True)
@@ -45,12 +50,11 @@ def with_typed_plan(spec: GraphSpec, stream: str, ddl: str, tree: tuple) -> Type
 
 def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[Any, Any]:
     """``(events for the Python stages, native output rows or None)``: the pre-filter, then the
-    typed plan (batch only)."""
+    typed plan (batch only): every event in one projection, none left for the Python stages."""
     events = apply_native_prefilter(spec, events)
     typed = getattr(spec, "typed", None)
-    if typed is None or streaming is not None:
+    if typed is None or streaming is not None or spec.counted:
         return events, None
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     stream, ddl, tree = typed
@@ -60,28 +64,20 @@ def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[A
     decided = parsed.select(
         *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
     )
-    # One text column (the line for Python, the output for native rows): half the bytes kept.
-    # A projection of its own: `_py` is read twice, so it is not inlined (computed once).
-    rest = [c for c in EVENT_COLUMNS if c != "value"]
-    text = F.when(F.col("_py"), F.col("value")).otherwise(F.col("_out"))
-    marked = decided.select(*rest, text.alias("value"), "_py", "_port").persist(
-        StorageLevel.MEMORY_AND_DISK
-    )
-    python = marked.filter(F.col("_py")).select(*EVENT_COLUMNS)
-    if python.isEmpty():
-        # One eager pass (it fills the persisted frame the outputs then read): no row needs
-        # Python, so the Python stage is pruned (measured: its tasks cost more than the rows).
-        python = python.limit(0)
-    native = marked.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
-        "seq",
+    # The Python path inside the same plan: a UDF whose input is NULL on native rows (no
+    # split of the input, no cache, no pass to learn whether any row needs Python).
+    python = python_rows(spec, F.when(F.col("_py"), F.struct(*EVENT_COLUMNS)))
+    native = F.struct(
         F.array(F.lit(0).cast("long")).alias("path"),
         F.lit(-1).alias("stage"),
         F.col("_port").alias("target"),
         F.lit(None).cast("string").alias("key"),
         F.lit(None).cast("binary").alias("event"),
-        "value",
+        F.col("_out").alias("value"),
     )
-    return python, native
+    rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
+    result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
+    return events.limit(0), result
 
 
 def with_native_rows(stage: Any, rows: Any) -> Any:

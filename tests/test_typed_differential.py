@@ -28,6 +28,8 @@ FITTING = [
     "{}",
     '{"m":"tab\\there","a":3}',
     '{"m":"a","t":["p",null]}',
+    '{"m":"z","a":0}',
+    '{"a":-9223372036854775808}',
 ]
 NOT_FITTING = [
     '{"m":"info", "a":1}',
@@ -55,6 +57,7 @@ PROGRAMS = {
     "match_value": 'match event.m of case "warn" => {"w": event.a} case "x" => emit event => '
     '"other" case _ => {"other": event.m} end',
     "arith": "let event.b = event.a * 3 + 1;\nevent",
+    "mod": '{"r": event.a % 3, "n": (0 - event.a) % 4, "z": 7 % event.a, "m": event.a % -1}',
     "ops": '{"s": event.m + "!", "eq": event.a == 1, "ne": event.m != "x", "lt": event.a < 3, '
     '"bad": event.m == 1, "and": event.f and event.a >= 1, "not": not event.f}',
     "locals": 'let x = event.a;\nlet y = {"k": x};\n{"x": x, "neg": -x, "y": y}',
@@ -124,6 +127,7 @@ def test_fit_check_is_exact_and_not_vacuous(spark) -> None:
         '{"m":"a","a":7,"o":{}}',
         '{"m":"\u00e9\u2603 \\"q\\" \\\\","a":-1,"f":false}',
         '{"m":"tab\\there","a":3}',
+        '{"m":"z","a":0}',
     ]
 
 
@@ -259,9 +263,18 @@ def test_build_schema_option(tmp_path) -> None:
 
 
 @pytest.mark.spark
-def test_all_native_prunes_python_stage(spark) -> None:
-    """Every line fits and needs no check: the Python stage is pruned, the output unchanged."""
+def test_one_plan_parses_each_line_once(spark) -> None:
+    """Fitting and not fitting lines: one plan reads the input and parses it once (no split,
+    no cache of the parsed rows), and the outputs are the plain job's."""
     source = Source(name="let.tremor", text=PROGRAMS["let"])
     plain, typed = both_jobs(source, "script", SCHEMA)
-    lines = [line for line in FITTING if '"m"' in line]
+    lines = FITTING + NOT_FITTING
     assert raw_outputs(spark, typed, lines) == raw_outputs(spark, plain, lines)
+    module = load_job(typed, "typed_plan")
+    df = spark.createDataFrame(
+        [(i, line) for i, line in enumerate(lines)], "seq long, value string"
+    )
+    out = module.run_pipeline(spark, {"in": df}, flush_at_end=False)["out"]
+    plan = out._jdf.queryExecution().executedPlan().toString()
+    assert plan.count("Scan ExistingRDD") == 1 and plan.count("from_json(") == 1, plan
+    assert "ArrowEvalPython" in plan, plan

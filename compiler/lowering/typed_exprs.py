@@ -102,7 +102,8 @@ def binary(expr: S.Binary, st: Any) -> Val:
         raise NotNative(f"operator `{expr.op}` on records")
     if expr.op in ARITH and left.typ == right.typ == "bigint":
         ir = (ARITH[expr.op], left.ir, right.ir)
-        st.checks.append(("isnull", ir))  # i64 overflow: Tremor's error
+        # NULL: i64 overflow or `% 0` (Tremor's error); `%` is Rust's remainder, as Spark's
+        st.checks.append(("isnull", ir))
         return Val(ir, "bigint")
     if expr.op == "+" and left.typ == right.typ == "string":
         return Val(("concat", left.ir, right.ir), "string")

@@ -11,7 +11,7 @@ from .predicate import I64, NotNative
 from .records import Rec, Val, field_of
 
 CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
-ARITH = {"+": "add", "-": "sub", "*": "mul"}
+ARITH = {"+": "add", "-": "sub", "*": "mul", "%": "mod"}  # NULL: overflow, or `% 0`
 
 
 def equal(a: Val | Rec, b: Val | Rec, op: str) -> tuple:
