@@ -172,6 +172,19 @@ def bucket_key(event: Event) -> list[tuple[str, None]]:
     return [(cls if type(cls) is str else "", None)]
 
 
+_BUCKET_READS = ("class", "dimensions", "rate", "time_range", "windows", "cardinality")
+
+
+def bucket_digest(event: Event) -> dict[str, Any]:
+    """All of an event that :class:`Bucket` reads (it emits the event it is given unchanged):
+    the metadata keys of its configuration, when present."""
+    meta = event.meta if isinstance(event.meta, dict) else {}
+    return {key: meta[key] for key in _BUCKET_READS if key in meta}
+
+
+bucket_key.digest = bucket_digest  # type: ignore[attr-defined]
+
+
 def _int(meta: dict[str, Any], key: str, default: int) -> int:
     value = meta.get(key)
     return value if type(value) is int else default

@@ -35,7 +35,7 @@ from itertools import accumulate, chain
 from typing import Any
 
 from .event_meta import decode_meta, encode_meta
-from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue
+from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
 
@@ -107,13 +107,14 @@ class _Runner:
         self.graph = Graph(spec, self.stage.members)
         self.home = {m: i for i, s in enumerate(stages) for m in s.members}
         self.keyers = {n.name: n.keyer for n in spec.nodes if n.keyer is not None}
+        self.digests = _digests(spec)
         self.rank = {name: i for i, name in enumerate(self.graph.order)}
         members = set(self.stage.members)
         self.downstream = sorted(
             {
                 self.home[dst]
                 for (src, _), (dst, _) in spec.links
-                if src in members and dst in self.home
+                if src in members and dst in self.home and dst not in members
             }
             - {index}
         )
@@ -187,7 +188,7 @@ class _Runner:
             if not node:
                 self._output(seq, path, port, value, payload)
                 continue
-            kind, event, group = _unpickled(payload)
+            kind, event, group = _unpickled(payload, value)
             self._route(seq, path, self._run(node, port, event, kind, group, (seq, *path)))
 
     def _run(
@@ -256,9 +257,15 @@ class _Runner:
             if isinstance(keyed, Failure):
                 self._row(seq, at, stage, target, str(seq), _pickled("failure", keyed, None), None)
                 continue
+            digest = None if item.is_batch else self.digests.get(node)
+            text = None if digest is None else _encoded(item.value)
+            meta = None if digest is None else digest(item)
             for group_index, (key, group) in enumerate(keyed):
-                payload = _pickled("event", item, group)
-                self._row(seq, [*at, group_index], stage, target, key, payload, None)
+                if digest is None:
+                    payload = _pickled("event", item, group)
+                else:  # the node reads only ``meta`` of the event, its outputs only the text
+                    payload = _pickled_digest(meta, item.ingest_ns, group)
+                self._row(seq, [*at, group_index], stage, target, key, payload, text)
 
     def _output(
         self, seq: int, path: list[int], port: str, value: str, meta: bytes | None = None
@@ -298,10 +305,57 @@ def _pickled(kind: str, event: Event, group: Any) -> bytes:
     return pickle.dumps((*fields, group), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpickled(payload: bytes) -> tuple[str, Event, Any]:
-    kind, value, meta, ingest_ns, origin, is_batch, group = pickle.loads(payload)
+def _pickled_digest(meta: dict[str, Any], ingest_ns: int, group: Any) -> bytes:
+    return pickle.dumps(("digest", meta, ingest_ns, group), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(payload: bytes, text: str | None = None) -> tuple[str, Event, Any]:
+    fields = pickle.loads(payload)
+    if fields[0] == "digest":  # the event's JSON text rides in ``value``
+        _, meta, ingest_ns, group = fields
+        return "event", Event(Encoded(text), meta, ingest_ns), group
+    kind, value, meta, ingest_ns, origin, is_batch, group = fields
     cls = Failure if kind == "failure" else Event
     return kind, cls(value, meta, ingest_ns, origin, is_batch), group
+
+
+class Encoded:
+    """An event value already encoded as JSON text (a digested event's, see :func:`_digests`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+
+def _digests(spec: GraphSpec) -> dict[str, Any]:
+    """Keyed nodes whose events may travel as a digest plus JSON text: the node's keyer names
+    the only part of an event the node reads (``keyer.digest``: event → meta dict), the node
+    emits the events it is given unchanged, and everything it emits reaches, through
+    passthroughs only, outputs whose sinks do not read ``$``. Such an event is encoded before
+    the shuffle, and its text is what those outputs write."""
+    links: dict[str, list[str]] = {}
+    for (src, _), (dst, _) in spec.links:
+        links.setdefault(src, []).append(dst)
+    passthroughs = {n.name for n in spec.nodes if n.factory is Passthrough} | set(spec.inputs)
+    plain = set(spec.outputs) - set(spec.meta_outputs)
+
+    def reaches_plain_only(node: str, seen: frozenset[str]) -> bool:
+        for dst in links.get(node, ()):
+            if dst in plain:
+                continue
+            if dst not in passthroughs or dst in seen or dst in spec.outputs:
+                return False
+            if not reaches_plain_only(dst, seen | {dst}):
+                return False
+        return True
+
+    return {
+        n.name: n.keyer.digest  # type: ignore[union-attr]
+        for n in spec.nodes
+        if getattr(n.keyer, "digest", None) is not None
+        and reaches_plain_only(n.name, frozenset({n.name}))
+    }
 
 
 def _encoded_with_meta(item: MetaValue) -> tuple[str, bytes]:
@@ -324,6 +378,8 @@ def _encoded_with_meta(item: MetaValue) -> tuple[str, bytes]:
 def _encoded(value: Any) -> str:
     """JSON text of an emitted value; a value that cannot be encoded becomes an error record
     (the event is reported, never silently lost)."""
+    if type(value) is Encoded:
+        return value.text  # type: ignore[return-value]
     try:
         return encode_json(value)
     except Exception as err:  # noqa: BLE001 - see docstring
