@@ -7,6 +7,7 @@ job output of the stage that holds its producer. Rules on top of the planner's:
 - the source stage (every input stream) also emits ``err`` (undecodable input lines);
 - a stage whose only downstream stage is keyed sends its job outputs along with its events
   (``carry``) rather than making Spark compute or keep it twice;
+- keyed stages fed by the same stages run as one (:func:`merge_keyed_siblings`);
 - a stage read more than once (several downstream stages, or several ports) is persisted;
 - a forward stage of passthroughs whose events all leave the job runs inside each stage
   feeding it (:func:`absorb_forwarders`).
@@ -63,7 +64,34 @@ def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[
         if n.name not in inputs
     ]
     edges = [Edge(source=s, target=t) for s, t in links if s[0] in known and t[0] in known]
-    return absorb_forwarders(run_phases(Plan(nodes=tuple(plan_nodes), edges=tuple(edges)))[-1][1])
+    planned = run_phases(Plan(nodes=tuple(plan_nodes), edges=tuple(edges)))[-1][1]
+    return absorb_forwarders(merge_keyed_siblings(planned))
+
+
+def merge_keyed_siblings(plan: Plan) -> Plan:
+    """Keyed stages fed by the same stages share one shuffle: each row is keyed by its own
+    node's keyer and every node keeps its state per key, so a node still sees all the events
+    of one key in one partition in ``(seq, path)`` order; the feeding stage is read once
+    (the ``match`` workload's two buckets on one ``$class`` shuffle, no persisted source)."""
+    where = plan.stage_index()
+    stages = list(plan.stages)
+    first: dict[frozenset[int], int] = {}
+    dropped: set[int] = set()
+    for index, stage in enumerate(plan.stages):
+        members = set(stage.members)
+        if _kind(stage.partitioning) != "hash" or any(plan.node(m).reads for m in members):
+            continue
+        feeders = frozenset(
+            where[e.source[0]]
+            for e in plan.edges
+            if e.target[0] in members and e.source[0] not in members
+        )
+        host = first.setdefault(feeders, index)
+        if feeders and host != index:
+            merged = (stages[host].members + stage.members, f"{stages[host].why}; {stage.why}")
+            stages[host] = replace(stages[host], members=merged[0], why=merged[1])
+            dropped.add(index)
+    return replace(plan, stages=tuple(s for i, s in enumerate(stages) if i not in dropped))
 
 
 def absorb_forwarders(plan: Plan) -> Plan:
