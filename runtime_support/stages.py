@@ -110,6 +110,8 @@ class _Runner:
         self.digests = _digests(spec)
         self.rank = {name: i for i, name in enumerate(self.graph.order)}
         members = set(self.stage.members)
+        exits = {} if spec.counted else {n: _exits(spec, n, members) for n in self.digests}
+        self.exits = {node: found for node, found in exits.items() if found is not None}
         self.downstream = sorted(
             {
                 self.home[dst]
@@ -197,6 +199,15 @@ class _Runner:
         if kind == "failure":
             return self.graph.run_from(node, port, event, [("error", event)])
         op = self.graph.ops[node]
+        exits = self.exits.get(node)
+        if exits is not None and type(event.value) is Encoded:  # a digest: see _digests
+            outputs = op.process(port, event)
+            found = []
+            for at, out in outputs:
+                if isinstance(out, Failure):
+                    return self.graph.run_from(node, port, event, outputs)
+                found += [(name, out.value) for name in exits.get(at, ())]
+            return found
         if node in self.keyers and hasattr(op, "process_keyed"):
             first = op.process_keyed(port, event, group, position)
             return self.graph.run_from(node, port, event, first)
@@ -326,6 +337,31 @@ class Encoded:
 
     def __init__(self, text: str | None) -> None:
         self.text = text
+
+
+def _exits(spec: GraphSpec, node: str, members: set[str]) -> dict[str, list[str]] | None:
+    """Per output port of ``node`` (one of :func:`_digests`), the job outputs its events reach
+    through passthroughs, in the graph's depth-first link order; None unless ``node`` and each
+    of those passthroughs run in this stage (``members``)."""
+    links: dict[tuple[str, str], list[str]] = {}
+    for src, (dst, _) in spec.links:
+        links.setdefault(src, []).append(dst)
+
+    def reached(src: tuple[str, str]) -> list[str] | None:
+        found: list[str] = []
+        for dst in links.get(src, ()):
+            more = [spec.output_ports.get(dst, dst)] if dst in spec.outputs else None
+            if more is None and dst in members:
+                more = reached((dst, "out"))
+            if more is None:
+                return None
+            found += more
+        return found
+
+    if node not in members:
+        return None
+    exits = {port: reached((name, port)) for name, port in links if name == node}
+    return None if any(found is None for found in exits.values()) else exits  # type: ignore
 
 
 def _digests(spec: GraphSpec) -> dict[str, Any]:
