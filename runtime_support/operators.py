@@ -116,22 +116,39 @@ class History:
 
 
 class _Limiter:
-    """A sliding window of ``windows`` slots over ``time_range`` ms allowing ``rate`` events."""
+    """A sliding window of ``windows`` slots over ``time_range`` ms allowing ``rate`` events.
+    ``total`` is the sum of ``slots``; while time never goes back the slots are in increasing
+    order, so the expired ones are at the front (else every slot is checked)."""
 
     def __init__(self, rate: int, time_range: int, windows: int) -> None:
         self.rate = rate
         self.slot_ms = max(1, time_range // max(1, windows))
         self.windows = max(1, windows)
         self.slots: OrderedDict[int, int] = OrderedDict()
+        self.total = 0
+        self.last: int | None = None  # the last slot added while in order, None once not
 
     def allow(self, now_ms: int) -> bool:
         current = now_ms // self.slot_ms
-        for slot in list(self.slots):
-            if slot <= current - self.windows:
-                del self.slots[slot]
-        if sum(self.slots.values()) >= self.rate:
+        slots, oldest = self.slots, current - self.windows
+        if self.last is not None and current >= self.last:
+            while slots:
+                slot = next(iter(slots))
+                if slot > oldest:
+                    break
+                self.total -= slots.pop(slot)
+        else:
+            for slot in [slot for slot in slots if slot <= oldest]:
+                self.total -= slots.pop(slot)
+        if self.total >= self.rate:
             return False
-        self.slots[current] = self.slots.get(current, 0) + 1
+        if current in slots:
+            slots[current] += 1
+        else:
+            slots[current] = 1
+            in_order = self.last is not None and current >= self.last
+            self.last = current if in_order or len(slots) == 1 else None
+        self.total += 1
         return True
 
 
@@ -170,6 +187,19 @@ def bucket_key(event: Event) -> list[tuple[str, None]]:
     meta = event.meta if isinstance(event.meta, dict) else {}
     cls = meta.get("class")
     return [(cls if type(cls) is str else "", None)]
+
+
+_BUCKET_READS = ("class", "dimensions", "rate", "time_range", "windows", "cardinality")
+
+
+def bucket_digest(event: Event) -> dict[str, Any]:
+    """All of an event that :class:`Bucket` reads (it emits the event it is given unchanged):
+    the metadata keys of its configuration, when present."""
+    meta = event.meta if isinstance(event.meta, dict) else {}
+    return {key: meta[key] for key in _BUCKET_READS if key in meta}
+
+
+bucket_key.digest = bucket_digest  # type: ignore[attr-defined]
 
 
 def _int(meta: dict[str, Any], key: str, default: int) -> int:

@@ -35,7 +35,7 @@ from itertools import accumulate, chain
 from typing import Any
 
 from .event_meta import decode_meta, encode_meta
-from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue
+from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
 
@@ -107,13 +107,16 @@ class _Runner:
         self.graph = Graph(spec, self.stage.members)
         self.home = {m: i for i, s in enumerate(stages) for m in s.members}
         self.keyers = {n.name: n.keyer for n in spec.nodes if n.keyer is not None}
+        self.digests = _digests(spec)
         self.rank = {name: i for i, name in enumerate(self.graph.order)}
         members = set(self.stage.members)
+        exits = {} if spec.counted else {n: _exits(spec, n, members) for n in self.digests}
+        self.exits = {node: found for node, found in exits.items() if found is not None}
         self.downstream = sorted(
             {
                 self.home[dst]
                 for (src, _), (dst, _) in spec.links
-                if src in members and dst in self.home
+                if src in members and dst in self.home and dst not in members
             }
             - {index}
         )
@@ -187,7 +190,7 @@ class _Runner:
             if not node:
                 self._output(seq, path, port, value, payload)
                 continue
-            kind, event, group = _unpickled(payload)
+            kind, event, group = _unpickled(payload, value)
             self._route(seq, path, self._run(node, port, event, kind, group, (seq, *path)))
 
     def _run(
@@ -196,6 +199,15 @@ class _Runner:
         if kind == "failure":
             return self.graph.run_from(node, port, event, [("error", event)])
         op = self.graph.ops[node]
+        exits = self.exits.get(node)
+        if exits is not None and type(event.value) is Encoded:  # a digest: see _digests
+            outputs = op.process(port, event)
+            found = []
+            for at, out in outputs:
+                if isinstance(out, Failure):
+                    return self.graph.run_from(node, port, event, outputs)
+                found += [(name, out.value) for name in exits.get(at, ())]
+            return found
         if node in self.keyers and hasattr(op, "process_keyed"):
             first = op.process_keyed(port, event, group, position)
             return self.graph.run_from(node, port, event, first)
@@ -256,9 +268,15 @@ class _Runner:
             if isinstance(keyed, Failure):
                 self._row(seq, at, stage, target, str(seq), _pickled("failure", keyed, None), None)
                 continue
+            digest = None if item.is_batch else self.digests.get(node)
+            text = None if digest is None else _encoded(item.value)
+            meta = None if digest is None else digest(item)
             for group_index, (key, group) in enumerate(keyed):
-                payload = _pickled("event", item, group)
-                self._row(seq, [*at, group_index], stage, target, key, payload, None)
+                if digest is None:
+                    payload = _pickled("event", item, group)
+                else:  # the node reads only ``meta`` of the event, its outputs only the text
+                    payload = _pickled_digest(meta, item.ingest_ns, group)
+                self._row(seq, [*at, group_index], stage, target, key, payload, text)
 
     def _output(
         self, seq: int, path: list[int], port: str, value: str, meta: bytes | None = None
@@ -298,10 +316,82 @@ def _pickled(kind: str, event: Event, group: Any) -> bytes:
     return pickle.dumps((*fields, group), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _unpickled(payload: bytes) -> tuple[str, Event, Any]:
-    kind, value, meta, ingest_ns, origin, is_batch, group = pickle.loads(payload)
+def _pickled_digest(meta: dict[str, Any], ingest_ns: int, group: Any) -> bytes:
+    return pickle.dumps(("digest", meta, ingest_ns, group), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpickled(payload: bytes, text: str | None = None) -> tuple[str, Event, Any]:
+    fields = pickle.loads(payload)
+    if fields[0] == "digest":  # the event's JSON text rides in ``value``
+        _, meta, ingest_ns, group = fields
+        return "event", Event(Encoded(text), meta, ingest_ns), group
+    kind, value, meta, ingest_ns, origin, is_batch, group = fields
     cls = Failure if kind == "failure" else Event
     return kind, cls(value, meta, ingest_ns, origin, is_batch), group
+
+
+class Encoded:
+    """An event value already encoded as JSON text (a digested event's, see :func:`_digests`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+
+def _exits(spec: GraphSpec, node: str, members: set[str]) -> dict[str, list[str]] | None:
+    """Per output port of ``node`` (one of :func:`_digests`), the job outputs its events reach
+    through passthroughs, in the graph's depth-first link order; None unless ``node`` and each
+    of those passthroughs run in this stage (``members``)."""
+    links: dict[tuple[str, str], list[str]] = {}
+    for src, (dst, _) in spec.links:
+        links.setdefault(src, []).append(dst)
+
+    def reached(src: tuple[str, str]) -> list[str] | None:
+        found: list[str] = []
+        for dst in links.get(src, ()):
+            more = [spec.output_ports.get(dst, dst)] if dst in spec.outputs else None
+            if more is None and dst in members:
+                more = reached((dst, "out"))
+            if more is None:
+                return None
+            found += more
+        return found
+
+    if node not in members:
+        return None
+    exits = {port: reached((name, port)) for name, port in links if name == node}
+    return None if any(found is None for found in exits.values()) else exits  # type: ignore
+
+
+def _digests(spec: GraphSpec) -> dict[str, Any]:
+    """Keyed nodes whose events may travel as a digest plus JSON text: the node's keyer names
+    the only part of an event the node reads (``keyer.digest``: event → meta dict), the node
+    emits the events it is given unchanged, and everything it emits reaches, through
+    passthroughs only, outputs whose sinks do not read ``$``. Such an event is encoded before
+    the shuffle, and its text is what those outputs write."""
+    links: dict[str, list[str]] = {}
+    for (src, _), (dst, _) in spec.links:
+        links.setdefault(src, []).append(dst)
+    passthroughs = {n.name for n in spec.nodes if n.factory is Passthrough} | set(spec.inputs)
+    plain = set(spec.outputs) - set(spec.meta_outputs)
+
+    def reaches_plain_only(node: str, seen: frozenset[str]) -> bool:
+        for dst in links.get(node, ()):
+            if dst in plain:
+                continue
+            if dst not in passthroughs or dst in seen or dst in spec.outputs:
+                return False
+            if not reaches_plain_only(dst, seen | {dst}):
+                return False
+        return True
+
+    return {
+        n.name: n.keyer.digest  # type: ignore[union-attr]
+        for n in spec.nodes
+        if getattr(n.keyer, "digest", None) is not None
+        and reaches_plain_only(n.name, frozenset({n.name}))
+    }
 
 
 def _encoded_with_meta(item: MetaValue) -> tuple[str, bytes]:
@@ -324,6 +414,8 @@ def _encoded_with_meta(item: MetaValue) -> tuple[str, bytes]:
 def _encoded(value: Any) -> str:
     """JSON text of an emitted value; a value that cannot be encoded becomes an error record
     (the event is reported, never silently lost)."""
+    if type(value) is Encoded:
+        return value.text  # type: ignore[return-value]
     try:
         return encode_json(value)
     except Exception as err:  # noqa: BLE001 - see docstring

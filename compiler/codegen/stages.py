@@ -7,8 +7,11 @@ job output of the stage that holds its producer. Rules on top of the planner's:
 - the source stage (every input stream) also emits ``err`` (undecodable input lines);
 - a stage whose only downstream stage is keyed sends its job outputs along with its events
   (``carry``) rather than making Spark compute or keep it twice;
+- keyed stages fed by the same stages run as one (:func:`merge_keyed_siblings`);
 - a stage read by several downstream stages, or by one and the job's ports, is persisted (its
-  ports alone are read in one pass, or kept by the caller: runtime_support.port_frames).
+  ports alone are read in one pass, or kept by the caller: runtime_support.port_frames);
+- a forward stage of passthroughs whose events all leave the job runs inside each stage
+  feeding it (:func:`absorb_forwarders`).
 
 Everything user-derived reaches the job through ``repr()``.
 """
@@ -16,7 +19,7 @@ Everything user-derived reaches the job through ``repr()``.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from runtime_support.stages import METRICS_PORT
 
@@ -62,7 +65,59 @@ def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[
         if n.name not in inputs
     ]
     edges = [Edge(source=s, target=t) for s, t in links if s[0] in known and t[0] in known]
-    return run_phases(Plan(nodes=tuple(plan_nodes), edges=tuple(edges)))[-1][1]
+    planned = run_phases(Plan(nodes=tuple(plan_nodes), edges=tuple(edges)))[-1][1]
+    return absorb_forwarders(merge_keyed_siblings(planned))
+
+
+def merge_keyed_siblings(plan: Plan) -> Plan:
+    """Keyed stages fed by the same stages share one shuffle: each row is keyed by its own
+    node's keyer and every node keeps its state per key, so a node still sees all the events
+    of one key in one partition in ``(seq, path)`` order; the feeding stage is read once
+    (the ``match`` workload's two buckets on one ``$class`` shuffle, no persisted source)."""
+    where = plan.stage_index()
+    stages = list(plan.stages)
+    first: dict[frozenset[int], int] = {}
+    dropped: set[int] = set()
+    for index, stage in enumerate(plan.stages):
+        members = set(stage.members)
+        if _kind(stage.partitioning) != "hash" or any(plan.node(m).reads for m in members):
+            continue
+        feeders = frozenset(
+            where[e.source[0]]
+            for e in plan.edges
+            if e.target[0] in members and e.source[0] not in members
+        )
+        host = first.setdefault(feeders, index)
+        if feeders and host != index:
+            merged = (stages[host].members + stage.members, f"{stages[host].why}; {stage.why}")
+            stages[host] = replace(stages[host], members=merged[0], why=merged[1])
+            dropped.add(index)
+    return replace(plan, stages=tuple(s for i, s in enumerate(stages) if i not in dropped))
+
+
+def absorb_forwarders(plan: Plan) -> Plan:
+    """A forward stage of passthroughs only whose events all leave the job (a fan-in of several
+    stages into an output) runs instead inside each stage feeding it: a passthrough keeps no
+    state and each output keeps its ``(seq, path)`` order, so the job saves a Python pass and
+    the pickling of every event. Such a node is a member of several stages (of no other)."""
+    where = plan.stage_index()
+    stages = list(plan.stages)
+    dropped: set[int] = set()
+    for index, stage in enumerate(plan.stages):
+        members = set(stage.members)
+        nodes = [plan.node(m) for m in stage.members]
+        if _kind(stage.partitioning) != "forward" or not all(
+            n.forwards and not n.reads for n in nodes
+        ):
+            continue
+        edges = [e for e in plan.edges if (e.source[0] in members) != (e.target[0] in members)]
+        feeders = {where[e.source[0]] for e in edges if e.target[0] in members}
+        if not feeders or any(e.source[0] in members for e in edges):
+            continue
+        for feeder in feeders:
+            stages[feeder] = replace(stages[feeder], members=stages[feeder].members + stage.members)
+        dropped.add(index)
+    return replace(plan, stages=tuple(s for i, s in enumerate(stages) if i not in dropped))
 
 
 def stage_codes(
@@ -71,18 +126,24 @@ def stage_codes(
     """The stages of ``plan`` with their inputs, carries, persistence and output ports
     (``collectors``: output node name → port; ``inputs``: the input streams)."""
     where = plan.stage_index()
+    homes: dict[str, list[int]] = {}  # a node absorbed into several stages has several
+    for index, stage in enumerate(plan.stages):
+        for member in stage.members:
+            homes.setdefault(member, []).append(index)
     count = len(plan.stages)
     downstream: list[set[int]] = [set() for _ in range(count)]
     upstream: list[set[int]] = [set() for _ in range(count)]
     for edge in plan.edges:
-        src, dst = where[edge.source[0]], where[edge.target[0]]
-        if src != dst:
-            downstream[src].add(dst)
-            upstream[dst].add(src)
+        for src in homes[edge.source[0]]:
+            if edge.target[0] not in plan.stages[src].members:
+                dst = where[edge.target[0]]
+                downstream[src].add(dst)
+                upstream[dst].add(src)
     ports: list[set[str]] = [set() for _ in range(count)]
     for (src, _), (dst, _) in links:
-        if dst in collectors and src in where:
-            ports[where[src]].add(collectors[dst])
+        if dst in collectors:
+            for home in homes.get(src, ()):
+                ports[home].add(collectors[dst])
     kinds = [_kind(stage.partitioning) for stage in plan.stages]
     codes: list[StageCode] = []
     for index, stage in enumerate(plan.stages):
