@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .graph import GraphSpec
-from .stages import StageSpec, _Runner
+from .stages import StageSpec, _Runner, arrow_row_schema
 
 __all__ = ["ROWS_TYPE", "python_rows"]
 
@@ -81,17 +81,7 @@ def _rows_of(runner: _Runner, batch: Any) -> Any:
 
 
 def _arrow_type() -> Any:
+    """An event's stage rows without ``seq`` (the event's own), as one Arrow list."""
     import pyarrow as pa
 
-    return pa.list_(
-        pa.struct(
-            [
-                ("path", pa.list_(pa.int64())),
-                ("stage", pa.int32()),
-                ("target", pa.string()),
-                ("key", pa.string()),
-                ("event", pa.binary()),
-                ("value", pa.string()),
-            ]
-        )
-    )
+    return pa.list_(pa.struct([field for field in arrow_row_schema() if field.name != "seq"]))

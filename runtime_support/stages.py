@@ -126,7 +126,7 @@ class _Runner:
     def take(self) -> Any:
         import pyarrow as pa
 
-        rows, schema = self.rows, _arrow_schema()
+        rows, schema = self.rows, arrow_row_schema()
         columns = [
             (
                 _path_array(rows[name])
@@ -434,7 +434,8 @@ def _path_array(paths: list[list[int]]) -> Any:
     return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(flat, pa.int64()))
 
 
-def _arrow_schema():
+def arrow_row_schema():
+    """The Arrow schema of a stage's rows (:data:`ROW_SCHEMA`)."""
     import pyarrow as pa
 
     return pa.schema(
