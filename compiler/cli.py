@@ -54,11 +54,12 @@ SCHEMA_HELP = (
 
 
 def _schema(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple | None:
-    """``--schema``: the parsed DDL (a usage error names what is wrong)."""
-    from .lowering.schema import SchemaError, parse_schema
-
+    """``--schema``: the parsed DDL (a usage error names what is wrong). The parser is imported
+    only when the option is given: a plain build does not pay for it."""
     if value is None:
         return None
+    from .lowering.schema import SchemaError, parse_schema
+
     try:
         return parse_schema(value)
     except SchemaError as err:

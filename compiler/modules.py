@@ -27,6 +27,7 @@ from .ast import script as ast
 from .ast.common import Node
 from .diagnostics import CompileError
 from .parse.errors import outer_span
+from .passes.stdlib_names import MODULES
 from .source import Source
 
 BUNDLED = Path(__file__).parent / "lib"
@@ -46,15 +47,8 @@ def bundled(path: tuple[str, ...]) -> str | None:
 
 
 def is_builtin(path: tuple[str, ...]) -> bool:
-    """True for std-library modules (answered by the std registry when it is importable)."""
-    try:
-        from runtime_support.stdlib.registry import module_exists
-    except Exception:  # noqa: BLE001 - the registry is optional while it is being written
-        return bool(path) and path[0] in BUILTIN_ROOTS
-    try:
-        return module_exists(path) or (len(path) == 1 and path[0] in BUILTIN_ROOTS)
-    except Exception:  # noqa: BLE001
-        return bool(path) and path[0] in BUILTIN_ROOTS
+    """True for std-library modules (the generated table of the std registry)."""
+    return tuple(path) in MODULES or (len(path) == 1 and path[0] in BUILTIN_ROOTS)
 
 
 _SCRIPT_ITEMS = (ast.Use, ast.Const, ast.FnDef, ast.Intrinsic)

@@ -28,10 +28,12 @@ Value IR forms (VARIANT-valued; NULL = unknown, e.g. a missing path or an inexac
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from runtime_support.stdlib import registry
+from typing import TYPE_CHECKING
 
 from ..ast import script as S
+
+if TYPE_CHECKING:
+    from runtime_support.stdlib import registry
 
 IR = tuple
 I64 = (-(2**63), 2**63 - 1)
@@ -139,7 +141,10 @@ def lower_value(expr: S.Expr) -> IR:
 
 
 def native_function(call: S.Call) -> registry.Function:
-    """The registry entry of a resolved std call that lowers natively (NotNative otherwise)."""
+    """The registry entry of a resolved std call that lowers natively (NotNative otherwise).
+    The registry is imported here, not with the module: most builds lower no call."""
+    from runtime_support.stdlib import registry
+
     fn = registry.lookup("::".join((*call.module, call.name)))
     if fn is None or fn.aggregate:
         raise NotNative("call of a user-defined function or aggregate")

@@ -44,6 +44,7 @@ from ..ast import script as ast
 from ..ast.common import Node
 from ..diagnostics import CompileError
 from ..source import Source, Span
+from .stdlib_names import CONSTANTS, FUNCTIONS
 
 __all__ = ["NotConstant", "constant_value", "fold_constants", "value_to_ast"]
 
@@ -59,7 +60,9 @@ class _NoLiteral(Exception):
 
 
 def _registry() -> Any:
-    """The std-library registry, or None while it cannot be imported."""
+    """The std-library registry (imported on the first fold of a std call or constant: the
+    table :mod:`.stdlib_names` answers whether there is one), or None while it cannot be
+    imported."""
     try:
         from runtime_support.stdlib import registry
     except ImportError:  # pragma: no cover - only while the stdlib is incomplete
@@ -97,7 +100,6 @@ class _Folder:
     def __init__(self, source: Source, *, pure_calls: bool = False) -> None:
         self.source = source
         self.consts: dict[ConstKey, Any] = {}
-        self.registry = _registry()
         self.pure_calls = pure_calls  # also run pure functions written in tremor-script
 
     # -- traversal ---------------------------------------------------------------------------
@@ -196,11 +198,15 @@ class _Folder:
         return base
 
     def value_Call(self, node: ast.Call) -> Any:
-        reg = self.registry
-        fn = reg.lookup("::".join((*node.module, node.name))) if reg is not None else None
-        if fn is None or fn.aggregate or fn.needs_ctx or not fn.pure:
+        name = "::".join((*node.module, node.name))
+        sig = FUNCTIONS.get(name)
+        if sig is None or sig.aggregate or sig.needs_ctx or not sig.pure:
             raise NotConstant
-        if not (fn.const or (self.pure_calls and not fn.native)):
+        if not (sig.const or (self.pure_calls and not sig.native)):
+            raise NotConstant
+        reg = _registry()
+        fn = reg.lookup(name) if reg is not None else None
+        if fn is None:
             raise NotConstant
         args = tuple(self.value(a) for a in node.args)
         return self._run(lambda: reg.call(fn, args), node.span)
@@ -211,9 +217,8 @@ class _Folder:
         key = (node.module, node.name or "")
         if key in self.consts:
             return self.consts[key]
-        reg = self.registry
         full = "::".join((*node.module, node.name or ""))
-        if node.module[:1] == ("std",) and reg is not None and reg.has_constant(full):
+        if node.module[:1] == ("std",) and full in CONSTANTS and (reg := _registry()) is not None:
             return reg.constant(full)
         raise NotConstant
 

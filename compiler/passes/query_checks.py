@@ -125,11 +125,12 @@ def _within(expr: Node, group: Node) -> bool:
 
 
 def check_aggregates(select: Q.Select, source: Source) -> None:
-    """No aggregate inside an aggregate; aggregate arity as registered."""
-    from runtime_support.stdlib import registry
-
+    """No aggregate inside an aggregate; aggregate arity as registered (the registry is imported
+    only for a select that calls an aggregate)."""
     for node in select.target.walk():
         if isinstance(node, S.Call) and tuple(node.module) in AGGR_MODULES:
+            from runtime_support.stdlib import registry
+
             name = "::".join((*node.module, node.name))
             fn = registry.lookup(name)
             if fn is None:

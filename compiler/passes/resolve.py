@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from runtime_support.highlight import expand_lines
-from runtime_support.stdlib import registry
 
 from ..ast import script as ast
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
 from ..source import Source, Span
+from .stdlib_names import CONSTANTS, FUNCTIONS, MODULES
 
 ModPath = tuple[str, ...]
 Loader = Callable[[ModPath, Span], "tuple[ast.Script, Source] | None"]
@@ -87,7 +87,7 @@ class _Resolver:
         if path in self.scopes:
             return self.scopes[path]
         loaded = self.loader(path, span) if self.loader else None
-        if loaded is None and registry.module_exists(path):
+        if loaded is None and path in MODULES:
             return None
         if loaded is None:
             raise CompileError(f"Module `{'::'.join(path)}` not found", span, source=source)
@@ -186,7 +186,7 @@ class _Resolver:
         path = self.absolute(scope, call.module, call.span)
         if path is not None:
             sub = self.scopes.get(path)
-            if sub is None and registry.lookup("::".join(path + (call.name,))) is not None:
+            if sub is None and "::".join(path + (call.name,)) in FUNCTIONS:
                 return dataclasses.replace(call, module=path)
             if sub is not None and call.name in sub.fns:
                 return dataclasses.replace(call, module=path)
@@ -203,7 +203,7 @@ class _Resolver:
         absolute = self.absolute(scope, path.module, path.span)
         if absolute is not None:
             sub = self.scopes.get(absolute)
-            if sub is None and registry.has_constant("::".join(absolute + (path.name or "",))):
+            if sub is None and "::".join(absolute + (path.name or "",)) in CONSTANTS:
                 return dataclasses.replace(path, module=absolute)
             if sub is not None and path.name in sub.consts:
                 return dataclasses.replace(path, module=absolute)
