@@ -13,6 +13,25 @@ COLUMNS = ("seq", "sub", "port", "value", "meta")
 BATCH_ROWS = 4096  # rows per Arrow record batch yielded
 
 
+class AnsweringSink:
+    """The writes of a sink that answers (its subclass defines ``responses(frame)``, a lazy
+    DataFrame whose every evaluation sends the frame's requests): with its response ports
+    unconnected, a write evaluates the responses once and counts them."""
+
+    def responses(self, frame: Any) -> Any:  # pragma: no cover - each kind defines it
+        raise NotImplementedError
+
+    def write_frame(self, frame: Any, progress: Any) -> None:
+        """Batch: every request of the run sent, the answers counted."""
+        self.responses(frame).count()
+        if progress.active:
+            progress.add(frame.count())
+
+    def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
+        """Stream: one micro-batch's requests sent (the answers go nowhere)."""
+        self.responses(frame).count()
+
+
 class AnswerRows:
     """Response rows collected as they are answered, yielded in Arrow record batches."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnswerRows
+from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
 from .base import ConnectorSpec
 
 #: Seconds a lookup may take in all (dnspython's resolver ``lifetime``, its retries included).
@@ -48,7 +48,7 @@ def dns_mapper(nameservers: list[str] | None, timeout: float = TIMEOUT_S):
     return run
 
 
-class DnsSink:
+class DnsSink(AnsweringSink):
     """The ``dns_client`` connector (sink; its ``out``/``err`` ports answer, see the module
     doc)."""
 
@@ -68,13 +68,3 @@ class DnsSink:
             frame = frame.withColumn("meta", F.lit(None).cast("string"))
         rows = frame.select("seq", "sub", "meta").sortWithinPartitions("seq", "sub")
         return rows.mapInArrow(dns_mapper(self.nameservers), RESPONSE_SCHEMA)
-
-    def write_frame(self, frame: Any, progress: Any) -> None:
-        """Batch, response ports unconnected: every lookup run, the answers counted."""
-        self.responses(frame).count()
-        if progress.active:
-            progress.add(frame.count())
-
-    def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
-        """Stream: one micro-batch's lookups (the answers go nowhere: ports unconnected)."""
-        self.responses(frame).count()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnswerRows
+from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
 from .base import ConnectorSpec
 from .elastic_bulk import Settings, requests_of, run_requests
 
@@ -78,7 +78,7 @@ def bulk_mapper(settings: Settings):
     return run
 
 
-class ElasticSink:
+class ElasticSink(AnsweringSink):
     """The ``elastic`` connector (sink; its ``out``/``err`` ports answer, see module doc)."""
 
     stops = False
@@ -95,13 +95,3 @@ class ElasticSink:
             frame = frame.withColumn("meta", F.lit(None).cast("string"))
         rows = frame.select("seq", "sub", "value", "meta").sortWithinPartitions("seq", "sub")
         return rows.mapInArrow(bulk_mapper(self.settings), RESPONSE_SCHEMA)
-
-    def write_frame(self, frame: Any, progress: Any) -> None:
-        """Batch: every event of the run (the responses only counted)."""
-        self.responses(frame).count()
-        if progress.active:
-            progress.add(frame.count())
-
-    def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
-        """Stream: one micro-batch's events (at least once, see the module doc)."""
-        self.responses(frame).count()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnswerRows
+from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
 from .base import ConnectorSpec
 from .kv_store import INVALID_DIR, Store
 
@@ -68,7 +68,7 @@ def _answers(store: Store, batches: Any) -> Any:
     yield from out.rest()
 
 
-class KvSink:
+class KvSink(AnsweringSink):
     """The ``kv`` connector (sink; its ``out``/``err`` ports answer, see the module doc)."""
 
     stops = False
@@ -95,12 +95,6 @@ class KvSink:
         """Apply every command of ``frame`` (``value, seq, sub[, meta]``); the response rows
         (a lazy DataFrame: evaluate it once, each evaluation applies the commands)."""
         return self._commands(frame).mapInArrow(kv_mapper(self.path), RESPONSE_SCHEMA)
-
-    def write_frame(self, frame: Any, progress: Any) -> None:
-        """Batch, response ports unconnected: every command applied, the answers counted."""
-        self.responses(frame).count()
-        if progress.active:
-            progress.add(frame.count())
 
     def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
         """Stream: one micro-batch's commands, applied once per ``(run, batch_id)``."""
