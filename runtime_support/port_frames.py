@@ -3,8 +3,8 @@
 ``run_pipeline`` persists no stage for the sake of its ports. A caller that writes one port reads
 its stages once; a caller that writes several either reads them in one pass (:meth:`together`:
 one DataFrame with a ``port`` column, each stage read once, as a streaming job does) or keeps the
-stages several ports share (:meth:`keep_shared`) before its actions. Invariant: the frame of a
-port is exactly ``port_output`` of its stages (their union), whichever way it is read.
+output rows of the ports that share a stage (:meth:`keep_shared`) before its actions. Invariant:
+the frame of a port is exactly ``port_output`` of its stages (their union), however it is read.
 """
 
 from __future__ import annotations
@@ -31,23 +31,34 @@ class PortFrames(dict):
         return stage_rows(stages, wanted)
 
     def keep_shared(self, names: list[str] | None = None) -> None:
-        """Persist each stage that two or more of the ports ``names`` (default: all) read, so
-        that actions on those ports one after another run it once."""
-        from pyspark import StorageLevel
+        """Before actions on the ports ``names`` (default: all) one after another: when two or
+        more read a stage, the output rows of the ports that read a shared stage are computed
+        once, kept, and those ports read them.
 
-        wanted = list(self) if names is None else names
-        readers: list[tuple[Any, int]] = []
+        Kept as row blocks on disk (``localCheckpoint``, ``DISK_ONLY``): never in the columnar
+        cache, whose 10,000-row batches of large events outgrow a small heap, nor in storage
+        memory, which the sorts of keyed stages then lack (tests/test_memory.py: a 512 MiB heap
+        over 2.6 GiB of 8 KB events). Only ``value, seq, sub, port, meta`` of the output rows
+        are kept, never the stages' other rows."""
+        from pyspark import StorageLevel
+        from pyspark.sql import functions as F
+
+        wanted = sorted(self) if names is None else sorted(names)
+        readers: list[tuple[Any, list[str]]] = []
         for name in wanted:
             for frame in _distinct(self.sources.get(name, ())):
-                for i, (seen, n) in enumerate(readers):
+                for seen, ports in readers:
                     if seen is frame:
-                        readers[i] = (seen, n + 1)
+                        ports.append(name)
                         break
                 else:
-                    readers.append((frame, 1))
-        for frame, count in readers:
-            if count > 1:
-                frame.persist(StorageLevel.MEMORY_AND_DISK)
+                    readers.append((frame, [name]))
+        shared = sorted({port for _, ports in readers if len(ports) > 1 for port in ports})
+        if not shared:
+            return
+        kept = self.together(shared).localCheckpoint(False, StorageLevel.DISK_ONLY)
+        for name in shared:
+            self[name] = kept.filter(F.col("port") == name).drop("port")
 
 
 def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
