@@ -169,7 +169,8 @@ def run_flow(
     sinks = {name: pair for name, pair in built.items() if pair[0] is not None}
     with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
         outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
-        keep_shared(outputs)  # each sink, the exit check and metrics read the outputs apart
+        read = [*sinks, *(["#metrics"] if flow.metrics is not None else [])]
+        keep_shared(outputs, read)  # each sink, the exit check and metrics read them apart
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
         # Pass one's events of the sinks pass two feeds too: written with pass two's.
         held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
@@ -181,7 +182,7 @@ def run_flow(
         second = {}
         if answers and not ctx.exited:
             outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
-            keep_shared(outputs)
+            keep_shared(outputs, list(sinks))
             second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
         if held or second:
             _write(flow, merge_passes(held, second), sinks, ctx, progress)

@@ -31,9 +31,9 @@ class PortFrames(dict):
         return stage_rows(stages, wanted)
 
     def keep_shared(self, names: list[str] | None = None) -> None:
-        """Before actions on the ports ``names`` (default: all) one after another: when two or
-        more read a stage, the output rows of the ports that read a shared stage are computed
-        once, kept, and those ports read them.
+        """Before actions on the ports ``names`` (default: all) one after another: the output
+        rows of each stage that two or more of them read are computed once and kept, and those
+        ports read them (each port keeps its stages' partitions, so its part files too).
 
         Kept as row blocks on disk (``localCheckpoint``, ``DISK_ONLY``): never in the columnar
         cache, whose 10,000-row batches of large events outgrow a small heap, nor in storage
@@ -53,12 +53,26 @@ class PortFrames(dict):
                         break
                 else:
                     readers.append((frame, [name]))
-        shared = sorted({port for _, ports in readers if len(ports) > 1 for port in ports})
-        if not shared:
-            return
-        kept = self.together(shared).localCheckpoint(False, StorageLevel.DISK_ONLY)
-        for name in shared:
-            self[name] = kept.filter(F.col("port") == name).drop("port")
+        kept = [
+            (frame, stage_rows([frame], ports).localCheckpoint(False, StorageLevel.DISK_ONLY))
+            for frame, ports in readers
+            if len(ports) > 1
+        ]
+
+        def rows(stage: Any, port: str) -> Any:
+            for frame, rows_kept in kept:
+                if frame is stage:
+                    return rows_kept.filter(F.col("port") == port).drop("port")
+            return port_output(stage, port)
+
+        for name in wanted:
+            stages = self.sources.get(name, [])
+            if not any(stage is frame for stage in stages for frame, _ in kept):
+                continue
+            frame = rows(stages[0], name)
+            for stage in stages[1:]:
+                frame = frame.unionByName(rows(stage, name))
+            self[name] = frame
 
 
 def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
@@ -75,11 +89,12 @@ def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
     return PortFrames(frames, {port: list(stages) for port, stages in ports.items()})
 
 
-def keep_shared(outputs: dict[str, Any]) -> None:
-    """Before several actions on ``outputs``: a job's :class:`PortFrames` keep the stages that
-    several ports share (other mappings have nothing to keep)."""
+def keep_shared(outputs: dict[str, Any], names: list[str] | None = None) -> None:
+    """Before several actions on the ports ``names`` (default: all) of ``outputs``: a job's
+    :class:`PortFrames` keep the rows of the stages several of them share (other mappings have
+    nothing to keep)."""
     if isinstance(outputs, PortFrames):
-        outputs.keep_shared()
+        outputs.keep_shared(None if names is None else [n for n in names if n in outputs])
 
 
 def stage_rows(stages: list[Any], names: list[str]) -> Any:

@@ -452,12 +452,44 @@ def start_query(spark, flow, run_pipeline, args, settings: StreamSettings, sink)
 
 
 def await_query(query: Any, sink: FlowStreamSink) -> None:
-    """Until the query ends, or stop it after the micro-batch that reached an ``exit``."""
-    while not query.awaitTermination(0.2):
-        if sink.exited:
-            query.stop()
-            return
-    query.awaitTermination()  # raises the query's failure, if any
+    """Until the query ends, or stop it after the micro-batch that reached an ``exit``.
+
+    The query's failure is raised, except one after the exit was recorded: the micro-batches
+    Spark starts before the stop write nothing (the sink returns at once), so the flow's output
+    is complete; that failure is one line on stderr (Spark's reason), the run ends as exited."""
+    from pyspark.errors import StreamingQueryException
+
+    try:
+        while not query.awaitTermination(0.2):
+            if sink.exited:
+                query.stop()
+                return
+        query.awaitTermination()  # raises the query's failure, if any
+    except StreamingQueryException as err:
+        if not sink.exited:
+            raise
+        print(
+            f"tremorc: after the exit, Spark failed a micro-batch that wrote nothing: "
+            f"{failure_reason(err)}",
+            file=sys.stderr,
+        )
+
+
+def failure_reason(err: Exception) -> str:
+    """One line of a query's failure: the first line of Spark's message and, where the JVM's
+    exception is at hand (classic Spark), the last line of its deepest cause."""
+    from py4j.protocol import Py4JError
+
+    head = " ".join(str(err).split("\n", 1)[0].split())
+    cause = getattr(err, "_origin", None)
+    try:
+        while cause is not None and cause.getCause() is not None:
+            cause = cause.getCause()
+        lines = [] if cause is None else str(cause.toString()).splitlines()
+    except Py4JError:
+        lines = []
+    last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    return f"{head} (cause: {last})" if last else head
 
 
 def run_stream_flow(

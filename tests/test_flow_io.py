@@ -241,9 +241,16 @@ def test_keyed_windows_from_file_sources_to_part_files(tmp_path: Path) -> None:
     _write_events(tmp_path / "db.json", db)
     job = tmp_path / "job.py"
     job.write_text(_job(KEYED), encoding="utf-8")
+    # Adaptive execution would merge this small keyed stage's partitions into one task.
+    no_merge = "spark.sql.adaptive.coalescePartitions.enabled=false"
     command = [sys.executable, str(job), "--partitions", "4", "--master", "local[2]"]
     result = subprocess.run(
-        command, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=900
+        [*command, "--conf", no_merge],
+        cwd=tmp_path,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "" and result.stderr == ""

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pyspark.errors import StreamingQueryException
 
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from runtime_support.stream_flow import run_stream_flow
+from runtime_support.stream_flow import await_query, run_stream_flow
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -149,6 +150,59 @@ def batch_output(spark, tmp_path: Path, lines_per_file: list[list[str]]) -> list
     module = build(FILE_FLOW, IN=folder, OUT=tmp_path / "batch_out")
     run_flow(spark, module.FLOW, module.run_pipeline, RunContext(ingest_ns="index"))
     return sorted(part_lines(tmp_path / "batch_out"))
+
+
+class ExitFlag:
+    """What ``await_query`` reads of a flow's sink: ``exited``, here true once the micro-batch
+    ``exit_at`` ran and the query has ended (so the 0.2 s poll never stops it first)."""
+
+    def __init__(self) -> None:
+        self.reached, self.query = False, None
+
+    @property
+    def exited(self) -> bool:
+        return self.reached and self.query is not None and not self.query.isActive
+
+
+def failing_query(spark, tmp_path: Path, flag: ExitFlag, exit_at: int | None, fail_at: int):
+    """A rate-source query whose micro-batch ``exit_at`` reaches the exit and whose micro-batch
+    ``fail_at`` raises."""
+
+    def each_batch(frame: Any, batch_id: int) -> None:
+        frame.count()
+        flag.reached = flag.reached or batch_id == exit_at
+        if batch_id == fail_at:
+            raise RuntimeError(f"batch {batch_id} fails")
+
+    stream = spark.readStream.format("rate-micro-batch").option("rowsPerBatch", 2).load()
+    flag.query = (
+        stream.writeStream.foreachBatch(each_batch)
+        .option("checkpointLocation", str(tmp_path / "ck"))
+        .trigger(processingTime="50 milliseconds")
+        .start()
+    )
+    return flag.query
+
+
+@pytest.mark.spark
+def test_failure_after_the_exit_ends_the_run_as_exited(
+    spark, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    # A micro-batch after the exit fails before the poll stops the query (Spark's own
+    # "Exception thrown in awaitResult" did once in CI): the run ends as exited, one line.
+    flag = ExitFlag()
+    await_query(failing_query(spark, tmp_path, flag, exit_at=0, fail_at=1), flag)
+    assert flag.exited
+    err = capsys.readouterr().err
+    assert "after the exit, Spark failed a micro-batch that wrote nothing" in err
+    assert "batch 1 fails" in err
+
+
+@pytest.mark.spark
+def test_failure_before_any_exit_is_raised(spark, tmp_path: Path) -> None:
+    flag = ExitFlag()
+    with pytest.raises(StreamingQueryException, match="batch 0 fails"):
+        await_query(failing_query(spark, tmp_path, flag, exit_at=None, fail_at=0), flag)
 
 
 @pytest.mark.spark
