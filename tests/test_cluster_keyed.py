@@ -111,6 +111,8 @@ def submit(cluster: Cluster, folder: Path, inputs: Path) -> Path:
         "spark.scheduler.maxRegisteredResourcesWaitingTime": "120s",
         # Both executors are on 127.0.0.1: no reason to wait for the one holding a block.
         "spark.locality.wait": "0s",
+        # Adaptive execution would merge this small keyed stage's partitions into one task.
+        "spark.sql.adaptive.coalescePartitions.enabled": "false",
     }
     command = [str(spark_home() / "bin" / "spark-submit"), "--master", cluster.url]
     command += [arg for key, value in conf.items() for arg in ("--conf", f"{key}={value}")]
