@@ -67,12 +67,8 @@ class PortFrames(dict):
 
         for name in wanted:
             stages = self.sources.get(name, [])
-            if not any(stage is frame for stage in stages for frame, _ in kept):
-                continue
-            frame = rows(stages[0], name)
-            for stage in stages[1:]:
-                frame = frame.unionByName(rows(stage, name))
-            self[name] = frame
+            if any(stage is frame for stage in stages for frame, _ in kept):
+                self[name] = _union([rows(stage, name) for stage in stages])
 
 
 def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
@@ -82,10 +78,7 @@ def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
         if not stages:
             frames[port] = spark.createDataFrame([], EMPTY_PORT)
             continue
-        frame = port_output(stages[0], port)
-        for stage in stages[1:]:
-            frame = frame.unionByName(port_output(stage, port))
-        frames[port] = frame
+        frames[port] = _union([port_output(stage, port) for stage in stages])
     return PortFrames(frames, {port: list(stages) for port, stages in ports.items()})
 
 
@@ -94,7 +87,7 @@ def keep_shared(outputs: dict[str, Any], names: list[str] | None = None) -> None
     :class:`PortFrames` keep the rows of the stages several of them share (other mappings have
     nothing to keep)."""
     if isinstance(outputs, PortFrames):
-        outputs.keep_shared(None if names is None else [n for n in names if n in outputs])
+        outputs.keep_shared(names)
 
 
 def stage_rows(stages: list[Any], names: list[str]) -> Any:
@@ -108,12 +101,7 @@ def stage_rows(stages: list[Any], names: list[str]) -> Any:
         )
         for stage in stages
     ]
-    if not outs:
-        return None
-    union = outs[0]
-    for frame in outs[1:]:
-        union = union.unionByName(frame)
-    return union
+    return _union(outs) if outs else None
 
 
 def port_output(stage: Any, port: str):
@@ -130,6 +118,14 @@ def meta_column():
     from pyspark.sql import functions as F
 
     return F.col("event").cast("string").alias("meta")
+
+
+def _union(frames: list[Any]) -> Any:
+    """The rows of ``frames`` (one or more, the same columns) as one DataFrame, in that order."""
+    union = frames[0]
+    for frame in frames[1:]:
+        union = union.unionByName(frame)
+    return union
 
 
 def _distinct(frames: Any) -> list[Any]:
