@@ -15,7 +15,7 @@ from typing import Any
 from .graph import Event, Output
 from .jsonio import encode_json
 
-__all__ = ["bucket_key", "builtin_operator"]
+__all__ = ["BucketRoute", "bucket_key", "builtin_operator"]
 
 
 def _with(event: Event, value: Any, meta: Any = None) -> Event:
@@ -179,6 +179,22 @@ class Bucket:
             dims.move_to_end(key)
         allowed = limiter.allow(event.ingest_ns // 1_000_000)
         return [("out" if allowed else "overflow", event)]
+
+
+class BucketRoute:
+    """``grouper::bucket`` where the compiler proved its rate limit changes no output (``out``
+    and ``overflow`` lead to the same place and no event has a string ``$class`` without an int
+    ``$rate``; ``compiler.passes.bucket_routing``): a string ``$class`` → ``out``, else ``err``,
+    as :class:`Bucket` routes those events. No state."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        pass
+
+    def process(self, port: str, event: Event) -> list[Output]:
+        meta = event.meta
+        if type(meta) is dict and type(meta.get("class")) is str:
+            return [("out", event)]
+        return [("err", event)]
 
 
 def bucket_key(event: Event) -> list[tuple[str, None]]:

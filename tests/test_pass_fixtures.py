@@ -157,7 +157,9 @@ def _node(node: G.GraphNode) -> str:
         state = f" state {json.dumps(node.state.value)}" if node.state is not None else ""
         return f"node {node.name} script args {json.dumps(node.args, sort_keys=True)}{state}"
     if isinstance(node, G.OperatorNode):
-        return f"node {node.name} operator {node.kind} {json.dumps(node.config, sort_keys=True)}"
+        routes = " routes-only" if node.routes_only else ""
+        config = json.dumps(node.config, sort_keys=True)
+        return f"node {node.name} operator {node.kind}{routes} {config}"
     if isinstance(node, G.SelectNode):
         windows = "".join(f" [{w.name} {w.kind} {json.dumps(w.amount)}]" for w in node.windows)
         target = show(node.target.script.items[-1])

@@ -67,6 +67,10 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     keyer = ""
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
+    elif isinstance(node, G.OperatorNode) and node.routes_only:
+        em.imports.add("runtime_support.operators:BucketRoute")
+        factory = f"partial(BucketRoute, {node.config!r})"
+        em.imports.add("functools:partial")
     elif isinstance(node, G.OperatorNode):
         em.imports.update((OPERATORS, "functools:partial"))
         factory = f"partial(builtin_operator, {node.kind!r}, {node.config!r})"
@@ -82,7 +86,10 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
             keyer = f"partial(select_keys, {spec})"
     else:
         raise AssertionError(f"unknown graph node {type(node).__name__}")
-    stateful = True if isinstance(node, G.OperatorNode) else node.stateful
+    if isinstance(node, G.OperatorNode):
+        stateful = not node.routes_only
+    else:
+        stateful = node.stateful
     return NodeCode(
         name=node.name,
         factory=factory,

@@ -140,9 +140,14 @@ class OperatorNode(GraphNode):
 
     kind: str
     config: dict[str, Any]
+    #: ``grouper::bucket`` only: its rate limit cannot change where an event goes, so it keeps
+    #: no state and only checks ``$class`` (:mod:`compiler.passes.bucket_routing`).
+    routes_only: bool = False
 
     @property
     def scope(self) -> StateScope:
+        if self.routes_only:
+            return Stateless()
         entry = OPERATORS.get(self.kind)
         assert entry is not None, "instantiation checked the kind against the registry"
         if entry.scope == "keyed":
@@ -160,7 +165,8 @@ class OperatorNode(GraphNode):
         return entry.ports
 
     def dump(self) -> str:
-        return f"OperatorNode {self.name!r} {self.kind} config={_short(self.config)}"
+        routes = " routes-only" if self.routes_only else ""
+        return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,6 +23,7 @@ from ..diagnostics import CompileError
 from ..ir import graph as G
 from ..registry.checks import check_operator
 from ..source import Source
+from .bucket_routing import route_buckets
 from .elaboration import Elaboration
 from .query_scope import (
     Scope,
@@ -263,8 +264,9 @@ def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[st
 
 
 def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.PipelineGraph:
-    """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``."""
-    return instantiate_pipeline(
+    """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``; buckets
+    that only route are marked (:mod:`compiler.passes.bucket_routing`)."""
+    graph = instantiate_pipeline(
         query.stmts,
         source,
         elab,
@@ -272,3 +274,4 @@ def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.Pi
         into_ports=config_ports(query, "into", DEFAULT_INTO),
         implicit_late=True,
     )
+    return route_buckets(graph)
