@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from runtime_support.extractors.base import NO_MATCH, Extractor, ExtractorError
+from runtime_support.extractors.literals import required_literals
 
 __all__ = ["Grok", "load_patterns", "to_python_regex"]
 
@@ -116,8 +117,13 @@ class Grok(Extractor):
             raise ExtractorError(f"grok: {e}") from None
         group_to_alias = {g: a for a, g in alias.items()}
         self.keys = {g: group_to_alias.get(g, g) for g in self.rx.groupindex}
+        # a text lacking one of these cannot match: no backtracking search through it
+        self.required = required_literals(self.rx)
 
     def run(self, text: str, ctx: Any) -> Any:
+        for literal in self.required:
+            if literal not in text:
+                return NO_MATCH
         m = self.rx.search(text)
         if m is None:
             return NO_MATCH
