@@ -74,9 +74,8 @@ def _rows_of(runner: _Runner, batch: Any) -> Any:
             result.append(None)
             continue
         runner.feed_source({name: [columns[name][i]] for name in names})
-        rows = runner.rows
+        rows = runner.columns()
         result.append([{name: rows[name][j] for name in _FIELDS} for j in range(len(rows["seq"]))])
-        runner.rows = {name: [] for name in rows}
     return pa.array(result, _arrow_type())
 
 

@@ -58,6 +58,7 @@ class SelectSpec:
     aggr_args: Code | None = None
     args: Any = None
     error_spans: tuple[tuple[int, int], tuple[int, int]] | None = None  # select, group by
+    group_key: bool = True  # False: nothing reads the group's canonical JSON key (no windows)
 
 
 def _bool(value: Any, code: Code, what: str) -> bool:
@@ -80,10 +81,15 @@ def _components(spec: GroupSpec, event: Event, ctx: EventContext) -> list[list[A
     return [[item] for item in value]
 
 
-def group_values(spec: GroupSpec | None, event: Event, ctx: EventContext) -> list[list[Any]]:
-    """Every ``group`` value (components plus canonical JSON key) for one event."""
+def group_values(
+    spec: GroupSpec | None, event: Event, ctx: EventContext, key: bool = True
+) -> list[list[Any]]:
+    """Every ``group`` value (components plus canonical JSON key; without ``key`` the key is
+    None: for a select nothing reads it from) for one event."""
     if spec is None:
         return [list(NO_GROUP)]
+    if not key:
+        return [comps + [None] for comps in _components(spec, event, ctx)]
     return [comps + [canonical_json(comps)] for comps in _components(spec, event, ctx)]
 
 
@@ -105,7 +111,7 @@ def _passing_groups(
         ok, _ = spec.where.run(event.value, event.meta, None, context())
         if not _bool(ok, spec.where, "where clause"):
             return []
-    return group_values(spec.group, event, context())
+    return group_values(spec.group, event, context(), spec.group_key)
 
 
 def _failure(err: RenderedError, event: Event) -> Failure:

@@ -87,20 +87,21 @@ def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flu
         feed = runner.feed_source if reads else runner.feed
         for batch in batches:
             feed(source_columns(batch) if reads else batch.to_pydict())
-            if len(runner.rows["seq"]) >= BATCH_ROWS:
+            if len(runner.rows) >= BATCH_ROWS:
                 yield runner.take()
         if flush and runner.seen:
             runner.final_tick()
         if runner.graph.counts:
             runner.counted()
-        if runner.rows["seq"]:
+        if runner.rows:
             yield runner.take()
 
     return mapper
 
 
 class _Runner:
-    """A stage's live graph and the rows it has produced (column lists)."""
+    """A stage's live graph and the rows it has produced (``rows``: tuples in
+    :data:`_COLUMNS` order, transposed into columns by :meth:`take`)."""
 
     def __init__(self, spec: GraphSpec, stages: tuple[StageSpec, ...], index: int) -> None:
         self.stage = stages[index]
@@ -121,22 +122,28 @@ class _Runner:
             - {index}
         )
         self.seen = False
-        self.rows: dict[str, list[Any]] = {c: [] for c in _COLUMNS}
+        self.rows: list[tuple[Any, ...]] = []
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The rows produced since the last :meth:`take` as column lists; they are taken."""
+        rows, self.rows = self.rows, []
+        if not rows:
+            return {name: [] for name in _COLUMNS}
+        return dict(zip(_COLUMNS, map(list, zip(*rows, strict=True)), strict=True))
 
     def take(self) -> Any:
         import pyarrow as pa
 
-        rows, schema = self.rows, arrow_row_schema()
-        columns = [
+        columns, schema = self.columns(), arrow_row_schema()
+        arrays = [
             (
-                _path_array(rows[name])
+                _path_array(columns[name])
                 if name == "path"
-                else pa.array(rows[name], schema.field(name).type)
+                else pa.array(columns[name], schema.field(name).type)
             )
             for name in _COLUMNS
         ]
-        self.rows = {c: [] for c in _COLUMNS}
-        return pa.RecordBatch.from_arrays(columns, schema=schema)
+        return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
     # Input ------------------------------------------------------------------------------------
 
@@ -249,14 +256,19 @@ class _Runner:
     # Output -----------------------------------------------------------------------------------
 
     def _route(self, seq: int, path: list[int], outputs: list[tuple[Any, Any]]) -> None:
-        """Each output, numbered in emission order: a job output, or rows for another stage."""
+        """Each output, numbered in emission order: a job output, or rows for another stage.
+        One value emitted several times (``group by each``, fan-out) is encoded once: every
+        output of the event exists already, so none changes between the encodings."""
+        last, text = _NOTHING, ""
         for index, (name, item) in enumerate(outputs):
             at = [*path, index]
             if isinstance(item, MetaValue):
                 self._output(seq, at, name, *_encoded_with_meta(item))
                 continue
             if not isinstance(name, tuple):
-                self._output(seq, at, name, _encoded(item))
+                if item is not last:
+                    last, text = item, _encoded(item)
+                self._output(seq, at, name, text)
                 continue
             node, port = name
             stage, target = self.home[node], f"{node}\0{port}"
@@ -298,17 +310,11 @@ class _Runner:
         event: bytes | None,
         value: str | None,
     ) -> None:
-        rows = self.rows
-        rows["seq"].append(seq)
-        rows["path"].append(path)
-        rows["stage"].append(stage)
-        rows["target"].append(target)
-        rows["key"].append(key)
-        rows["event"].append(event)
-        rows["value"].append(value)
+        self.rows.append((seq, path, stage, target, key, event, value))
 
 
 _COLUMNS = ("seq", "path", "stage", "target", "key", "event", "value")
+_NOTHING = object()
 
 
 def _pickled(kind: str, event: Event, group: Any) -> bytes:

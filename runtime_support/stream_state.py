@@ -299,7 +299,7 @@ class StageProcessor(_stateful_processor()):  # type: ignore[misc]
     def _take(self) -> Any:
         if self.runner.graph.counts:  # a flow with a metrics source: what it counted since
             self.runner.counted()
-        if self.runner.rows["seq"]:
+        if self.runner.rows:
             yield self.runner.take().to_pandas()
 
 

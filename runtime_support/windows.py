@@ -61,23 +61,24 @@ class Code:
 
     def run(self, event: Any, meta: Any, state: Any, ctx: EventContext) -> tuple[Any, Any]:
         """``(value, state)`` of the entry; TremorError becomes :class:`RenderedError`."""
-        from .script_rt import render_error
-
         try:
             _, value, _, state = self.entry(event, meta, state, ctx)
         except TremorError as err:
-            raise RenderedError(render_error(err, self.source, self.sites)) from None
+            raise self._rendered(err) from None
         return value, state
 
     def reply(self, event: Any, meta: Any, state: Any, ctx: EventContext) -> tuple[bool, Any, Any]:
         """``(dropped, value, state)``: like :meth:`run`, also saying whether it ran ``drop``."""
-        from .script_rt import render_error
-
         try:
             port, value, _, state = self.entry(event, meta, state, ctx)
         except TremorError as err:
-            raise RenderedError(render_error(err, self.source, self.sites)) from None
+            raise self._rendered(err) from None
         return port is None, value, state
+
+    def _rendered(self, err: TremorError) -> RenderedError:
+        from .script_rt import render_error  # on the error path only: imports cost per call
+
+        return RenderedError(render_error(err, self.source, self.sites))
 
     def fail(self, message: str, span: tuple[int, int]) -> RenderedError:
         """A rendered error at ``span`` of this code's source."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..ast import script as S
 from ..ir import graph as G
 from ..source import Source
 from .names import plan_identifier
@@ -137,6 +138,8 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
     if select.having is not None:
         parts.append(f"having={em.script(select.having, node, 'having')}")
     parts.append(f"args={select.args!r}")
+    if select.group is not None and not select.windows and not _reads_group(select):
+        parts.append("group_key=False")
     if any(w.max_groups is not None for w in select.windows):
         inner = select.group.span if select.group is not None else select.span
         spans = ((select.span.start, select.span.end), (inner.start, inner.end))
@@ -145,3 +148,14 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
     em.blocks.append(f"{name} = SelectSpec({', '.join(parts)})\n")
     em.imports.add("runtime_support.select:SelectSpec")
     return name
+
+
+def _reads_group(select: G.SelectNode) -> bool:
+    """Whether the target or ``having`` reads ``group`` (whose last element is the group's
+    canonical JSON key: a select without windows needs it only then)."""
+    codes = [c for c in (select.target, select.having) if c is not None]
+    return any(
+        isinstance(node, S.Path) and node.root == "group"
+        for code in codes
+        for node in code.script.walk()
+    )
