@@ -164,6 +164,7 @@ class Graph:
         self.output_names = {name: spec.output_ports.get(name, name) for name in spec.outputs}
         self.counts: Counter | None = Counter() if spec.counted else None
         self.hops = _without_passthroughs(self.links, self.ops, self.output_set)
+        self.direct = {} if self.counts is not None else self._direct(spec.inputs)
         self.meta_outputs = frozenset(spec.meta_outputs)
         self.order = _topological(spec)
         self.tick_order = [
@@ -200,7 +201,43 @@ class Graph:
     def push(self, stream: str, event: Event) -> list[tuple[str, Any]]:
         """Feed ``event`` into input stream ``stream``; return ``(output_name, value)`` pairs in
         Tremor's emission order."""
-        return self._run(stream, "in", event)
+        direct = self.direct.get(stream)
+        if direct is None:
+            return self._run(stream, "in", event)
+        node, port, op, exits = direct
+        outputs = op.process(port, event)
+        returns: list[tuple[Any, Event]] = []
+        for out_port, produced in outputs:
+            if isinstance(produced, Failure):  # the general run, from these outputs
+                return self._run(node, port, event, outputs)
+            for name in exits.get(out_port, ()):
+                returns.append((name, produced))
+        return _unpacked(returns, self.meta_outputs)
+
+    def _direct(self, streams: Iterable[str]) -> dict[str, tuple[str, str, Any, dict]]:
+        """Per input stream whose events all go to one node that runs here and whose every
+        output goes straight to job outputs: ``(node, port, operator, {out port: [output
+        name, …]})``. :meth:`push` runs such an event without the general stack: one node,
+        its outputs in order, each to its outputs in link order, which is the order
+        :meth:`_run` gives (a failure hands the node's outputs to :meth:`_run`)."""
+        found = {}
+        for stream in streams:
+            hops = self.hops.get((stream, "out"), [])
+            if type(self.ops.get(stream)) is not Passthrough or len(hops) != 1:
+                continue
+            if stream in self.output_names:
+                continue
+            node, port = hops[0]
+            op = self.ops.get(node)
+            if op is None or node in self.output_names or type(op) is Passthrough:
+                continue
+            exits: dict[str, list[str]] = {}
+            for (src, out_port), dsts in self.hops.items():
+                if src == node:
+                    exits[out_port] = [self.output_names.get(dst, "") for dst, _ in dsts]
+            if all(all(exits_port) for exits_port in exits.values()):
+                found[stream] = (node, port, op, exits)
+        return found
 
     def _run(
         self, node: str, port: str, event: Event, first: list[Output] | None = None

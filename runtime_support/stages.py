@@ -162,6 +162,7 @@ class _Runner:
             metas,
             strict=True,
         )
+        push = self.graph.push
         for stream, seq, text, ns, origin, meta in rows:
             if text is None:
                 self.pass_flush()
@@ -175,8 +176,9 @@ class _Runner:
             except BadLine as bad:
                 self._source_error(stream, seq, bad.record)
                 continue
-            event = Event(value, decode_meta(meta), ns if ns is not None else seq, origin)
-            self._route(seq, [], self.graph.push(stream, event))
+            meta = {} if meta is None else decode_meta(meta)
+            event = Event(value, meta, ns if ns is not None else seq, origin)
+            self._route(seq, [], push(stream, event))
 
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""
