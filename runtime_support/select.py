@@ -88,9 +88,9 @@ def group_values(
     None: for a select nothing reads it from) for one event."""
     if spec is None:
         return [list(NO_GROUP)]
-    if not key:
-        return [comps + [None] for comps in _components(spec, event, ctx)]
-    return [comps + [canonical_json(comps)] for comps in _components(spec, event, ctx)]
+    return [
+        comps + [canonical_json(comps) if key else None] for comps in _components(spec, event, ctx)
+    ]
 
 
 class _Group:

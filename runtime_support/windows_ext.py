@@ -86,11 +86,11 @@ class ExtWindow:
         """The event's time: the window script's value (u64 ns) or its ingest time."""
         if self.spec.script is None:
             return ctx.ingest_ns
-        from .windows import RenderedError
-
         value, _ = self.spec.script.run(event, meta, None, ctx)
         if type(value) is int and value >= 0:
             return value
+        from .windows import RenderedError  # on the error path only: imports cost per call
+
         raise RenderedError("Error: Data based window didn't provide a valid value")
 
     def _count_event(self, args: list[tuple[Any, ...]]) -> None:

@@ -68,9 +68,8 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
     elif isinstance(node, G.OperatorNode) and node.routes_only:
-        em.imports.add("runtime_support.operators:BucketRoute")
+        em.imports.update(("runtime_support.operators:BucketRoute", "functools:partial"))
         factory = f"partial(BucketRoute, {node.config!r})"
-        em.imports.add("functools:partial")
     elif isinstance(node, G.OperatorNode):
         em.imports.update((OPERATORS, "functools:partial"))
         factory = f"partial(builtin_operator, {node.kind!r}, {node.config!r})"

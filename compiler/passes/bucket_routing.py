@@ -104,8 +104,7 @@ def _check_script(script: S.Script, ports: frozenset[str]) -> None:
         if isinstance(item, S.FnDef):
             for expr in (*item.body, *(c for case in item.cases for c in case.body)):
                 _inert(expr)
-    body = [item for item in script.items if isinstance(item, S.Expr)]
-    body = [item for item in body if not isinstance(item, S.Const)]
+    body = [i for i in script.items if isinstance(i, S.Expr) and not isinstance(i, S.Const)]
     end = _run(body, UNKNOWN, ports)
     if end is not None and "out" in ports:
         _emitted(end)
