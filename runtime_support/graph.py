@@ -413,21 +413,30 @@ class ScriptOperator:
         if entry is None:
             error = {"error": f"unknown port: `{port}`", "event": event.value}
             return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
-        ctx = self.ctx  # one per operator: a script never keeps it past its event
-        ctx.ingest_ns, ctx.origin_uri = event.ingest_ns, event.origin_uri
-        try:
-            out_port, value, meta, self.state = entry(event.value, event.meta, self.state, ctx)
-        except TremorError as err:
-            if err.state is not NO_STATE:
-                self.state = err.state
-            error = {"error": self.render_error(err) + "\n\n", "event": event.value}
-            return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
-        except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job
-            error = {"error": f"Internal error: {type(err).__name__}: {err}", "event": event.value}
-            return [("err", Event(error, event.meta, event.ingest_ns, event.origin_uri))]
+        out_port, value, meta = self.outcome(
+            entry, event.value, event.meta, event.ingest_ns, event.origin_uri
+        )
         if out_port is None:
             return []
         return [(out_port, Event(value, meta, event.ingest_ns, event.origin_uri))]
+
+    def outcome(
+        self, entry: ScriptEntry, value: Any, meta: Any, ingest_ns: int, origin: str | None
+    ) -> tuple[str | None, Any, Any]:
+        """Run ``entry`` on one event: ``(port, value, meta)`` it emits (port None: dropped),
+        or ``("err", {"error": …, "event": value}, meta)`` when it fails."""
+        ctx = self.ctx  # one per operator: a script never keeps it past its event
+        ctx.ingest_ns, ctx.origin_uri = ingest_ns, origin
+        try:
+            out_port, out, out_meta, self.state = entry(value, meta, self.state, ctx)
+        except TremorError as err:
+            if err.state is not NO_STATE:
+                self.state = err.state
+            return "err", {"error": self.render_error(err) + "\n\n", "event": value}, meta
+        except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job
+            error = {"error": f"Internal error: {type(err).__name__}: {err}", "event": value}
+            return "err", error, meta
+        return out_port, out, out_meta
 
 
 def script_operator(

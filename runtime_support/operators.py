@@ -191,10 +191,12 @@ class BucketRoute:
         pass
 
     def process(self, port: str, event: Event) -> list[Output]:
-        meta = event.meta
-        if type(meta) is dict and type(meta.get("class")) is str:
-            return [("out", event)]
-        return [("err", event)]
+        return [(self.port_of(event.meta), event)]
+
+    @staticmethod
+    def port_of(meta: Any) -> str:
+        """``out`` for metadata with a string ``class``, else ``err``."""
+        return "out" if type(meta) is dict and type(meta.get("class")) is str else "err"
 
 
 def bucket_key(event: Event) -> list[tuple[str, None]]:

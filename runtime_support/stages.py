@@ -28,6 +28,7 @@ tick output; a stateful stage flushes its state first (:mod:`runtime_support.str
 
 from __future__ import annotations
 
+import gc
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from itertools import accumulate, chain
 from typing import Any
 
 from .event_meta import decode_meta, encode_meta
+from .fused import fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import encode_json
@@ -82,6 +84,7 @@ def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flu
     partition's last row."""
 
     def mapper(batches: Iterator[Any]) -> Iterator[Any]:
+        _relax_gc()
         runner = _Runner(spec, stages, index)
         reads = any(member in spec.inputs for member in stages[index].members)
         feed = runner.feed_source if reads else runner.feed
@@ -97,6 +100,21 @@ def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flu
             yield runner.take()
 
     return mapper
+
+
+GC_THRESHOLDS = (50_000, 20, 100)
+"""The Python worker's collector thresholds while stages run (CPython's default 700, 10, 10)."""
+
+
+def _relax_gc() -> None:
+    """Collect cyclic garbage less often in this Python worker: a stage allocates a few
+    containers per event (the decoded event, its outputs, the rows), which with the default
+    thresholds start a collection every few hundred events (measured: a third of a stateless
+    stage's time). What the worker imported before is frozen (never scanned again); cycles
+    made later are still collected, every 50,000 allocations instead of 700. Once per worker."""
+    if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 class _Runner:
@@ -121,6 +139,7 @@ class _Runner:
             }
             - {index}
         )
+        self.fused = fused_runs(self.graph)
         self.seen = False
         self.rows: list[tuple[Any, ...]] = []
 
@@ -162,7 +181,7 @@ class _Runner:
             metas,
             strict=True,
         )
-        push = self.graph.push
+        push, fused = self.graph.push, self.fused
         for stream, seq, text, ns, origin, meta in rows:
             if text is None:
                 self.pass_flush()
@@ -177,8 +196,12 @@ class _Runner:
                 self._source_error(stream, seq, bad.record)
                 continue
             meta = {} if meta is None else decode_meta(meta)
-            event = Event(value, meta, ns if ns is not None else seq, origin)
-            self._route(seq, [], push(stream, event))
+            ns = ns if ns is not None else seq
+            run = fused.get(stream)
+            if run is not None:
+                self._emit(seq, run(value, meta, ns, origin))
+            else:
+                self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
 
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""
@@ -291,6 +314,15 @@ class _Runner:
                 else:  # the node reads only ``meta`` of the event, its outputs only the text
                     payload = _pickled_digest(meta, item.ingest_ns, group)
                 self._row(seq, [*at, group_index], stage, target, key, payload, text)
+
+    def _emit(self, seq: int, outputs: list[tuple[str, Any]]) -> None:
+        """A fused run's outputs (job outputs whose sinks do not read ``$``): :meth:`_route`
+        for that one case."""
+        last, text = _NOTHING, ""
+        for index, (name, value) in enumerate(outputs):
+            if value is not last:
+                last, text = value, _encoded(value)
+            self._output(seq, [index], name, text)
 
     def _output(
         self, seq: int, path: list[int], port: str, value: str, meta: bytes | None = None

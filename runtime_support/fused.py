@@ -1,0 +1,114 @@
+"""Fused runs: an input stream whose events only meet scripts and routing nodes, run as nested
+calls on plain values instead of :class:`~runtime_support.graph.Graph`'s general stack.
+
+A stream is fused when every node its events can reach (through passthroughs) runs in this
+stage and is a :class:`~runtime_support.graph.ScriptOperator` entered on ``in`` or a
+:class:`~runtime_support.operators.BucketRoute`, the links between them form no cycle, and each
+path ends at a job output whose sink does not read ``$``; the graph counts no metrics.
+
+Invariant: a fused run returns what :meth:`Graph.push` returns for the event. Neither node kind
+ever fails (a script's error is an ordinary event on ``err``), no batch event can arise, and
+the graph's stack order is depth first with fan-out in link order, which is the order of the
+nested calls here; each node is the same operator object the graph holds (a script's
+``state`` is shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .graph import Graph, ScriptOperator
+from .operators import BucketRoute
+
+__all__ = ["FusedRun", "fused_runs"]
+
+FusedRun = Callable[[Any, Any, int, Any], list[tuple[str, Any]]]
+"""``(value, meta, ingest_ns, origin) -> [(output name, value), …]`` in emission order."""
+_Hop = Callable[[Any, Any, int, Any, list], None]
+
+
+def fused_runs(graph: Graph) -> dict[str, FusedRun]:
+    """The fused run of each input stream of ``graph`` that can be fused (see the module)."""
+    if graph.counts is not None:
+        return {}
+    runs = {}
+    for stream in graph.spec.inputs:
+        if stream in graph.output_names or stream not in graph.ops:
+            continue
+        hops = _hops(graph, (stream, "out"), frozenset())
+        if hops is not None:
+            runs[stream] = _entry(hops)
+    return runs
+
+
+def _entry(hops: list[_Hop]) -> FusedRun:
+    def run(value: Any, meta: Any, ingest_ns: int, origin: Any) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = []
+        for hop in hops:
+            hop(value, meta, ingest_ns, origin, out)
+        return out
+
+    return run
+
+
+def _hops(graph: Graph, source: tuple[str, str], seen: frozenset[str]) -> list[_Hop] | None:
+    """The calls for every destination of ``source`` in link order, or None if one of them
+    cannot be fused."""
+    found = []
+    for node, port in graph.hops.get(source, ()):
+        hop = _hop(graph, node, port, seen)
+        if hop is None:
+            return None
+        found.append(hop)
+    return found
+
+
+def _hop(graph: Graph, node: str, port: str, seen: frozenset[str]) -> _Hop | None:
+    name = graph.output_names.get(node)
+    if name is not None:
+        return None if name in graph.meta_outputs else _output(name)
+    op = graph.ops.get(node)
+    if node in seen or op is None:
+        return None
+    onward = {
+        out_port: _hops(graph, (src, out_port), seen | {node})
+        for (src, out_port) in graph.hops
+        if src == node
+    }
+    if any(hops is None for hops in onward.values()):
+        return None
+    if type(op) is ScriptOperator and port == "in":
+        return _script(op, onward)  # type: ignore[arg-type]
+    if type(op) is BucketRoute:
+        return _route(onward)  # type: ignore[arg-type]
+    return None
+
+
+def _output(name: str) -> _Hop:
+    def hop(value: Any, meta: Any, ingest_ns: int, origin: Any, out: list) -> None:
+        out.append((name, value))
+
+    return hop
+
+
+def _script(op: ScriptOperator, onward: dict[str, list[_Hop]]) -> _Hop:
+    entry, outcome = op.entry, op.outcome
+
+    def hop(value: Any, meta: Any, ingest_ns: int, origin: Any, out: list) -> None:
+        port, value, meta = outcome(entry, value, meta, ingest_ns, origin)
+        for nxt in onward.get(port, ()):  # type: ignore[arg-type]
+            nxt(value, meta, ingest_ns, origin, out)
+
+    return hop
+
+
+def _route(onward: dict[str, list[_Hop]]) -> _Hop:
+    """:class:`BucketRoute`: a string ``$class`` → ``out``, else ``err``."""
+    port_of = BucketRoute.port_of
+
+    def hop(value: Any, meta: Any, ingest_ns: int, origin: Any, out: list) -> None:
+        for nxt in onward.get(port_of(meta), ()):
+            nxt(value, meta, ingest_ns, origin, out)
+
+    return hop
