@@ -3,14 +3,16 @@ calls on plain values instead of :class:`~runtime_support.graph.Graph`'s general
 
 A stream is fused when every node its events can reach (through passthroughs) runs in this
 stage and is a :class:`~runtime_support.graph.ScriptOperator` entered on ``in`` or a
-:class:`~runtime_support.operators.BucketRoute`, the links between them form no cycle, and each
-path ends at a job output whose sink does not read ``$``; the graph counts no metrics.
+:class:`~runtime_support.operators.BucketRoute` (the first node, when the stream has only one,
+may be of any kind), the links between them form no cycle, and each path ends at a job output
+whose sink does not read ``$``; the graph counts no metrics.
 
-Invariant: a fused run returns what :meth:`Graph.push` returns for the event. Neither node kind
-ever fails (a script's error is an ordinary event on ``err``), no batch event can arise, and
-the graph's stack order is depth first with fan-out in link order, which is the order of the
-nested calls here; each node is the same operator object the graph holds (a script's
-``state`` is shared).
+Invariant: a fused run returns what :meth:`Graph.push` returns for the event. Scripts and
+routing nodes never fail (a script's error is an ordinary event on ``err``) and make no batch
+events; when the first node's outputs hold a failure or a batch, nothing has run after it and
+the general run takes those outputs (:class:`General`). The graph's stack order is depth first
+with fan-out in link order, which is the order of the nested calls here; each node is the same
+operator object the graph holds (a script's ``state`` is shared).
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .graph import Graph, ScriptOperator
+from .graph import Event, Graph, Passthrough, ScriptOperator
 from .operators import BucketRoute
 
-__all__ = ["FusedRun", "fused_runs"]
+__all__ = ["FusedRun", "General", "fused_runs"]
 
 FusedRun = Callable[[Any, Any, int, Any], list[tuple[str, Any]]]
 """``(value, meta, ingest_ns, origin) -> [(output name, value), …]`` in emission order."""
@@ -37,9 +39,44 @@ def fused_runs(graph: Graph) -> dict[str, FusedRun]:
         if stream in graph.output_names or stream not in graph.ops:
             continue
         hops = _hops(graph, (stream, "out"), frozenset())
-        if hops is not None:
-            runs[stream] = _entry(hops)
+        run = _entry(hops) if hops is not None else _first_node(graph, (stream, "out"))
+        if run is not None:
+            runs[stream] = run
     return runs
+
+
+class General(list):
+    """A fused run's outputs that came from the general run (:meth:`Graph.run_from`): they may
+    hold exits, metadata values and a failure's error, and are routed as :meth:`Graph.push`'s."""
+
+
+def _first_node(graph: Graph, source: tuple[str, str]) -> FusedRun | None:
+    """A stream into one node of any kind whose outputs go on to fused hops."""
+    targets = graph.hops.get(source, ())
+    if len(targets) != 1:
+        return None
+    node, port = targets[0]
+    op = graph.ops.get(node)
+    if op is None or node in graph.output_names or type(op) is Passthrough:
+        return None
+    onward = _onward(graph, node, frozenset())
+    if onward is None:
+        return None
+    run_from = graph.run_from
+
+    def run(value: Any, meta: Any, ingest_ns: int, origin: Any) -> list[tuple[str, Any]]:
+        event = Event(value, meta, ingest_ns, origin)
+        outputs = op.process(port, event)
+        for _, produced in outputs:
+            if type(produced) is not Event or produced.is_batch:
+                return General(run_from(node, port, event, outputs))
+        out: list[tuple[str, Any]] = []
+        for out_port, produced in outputs:
+            for nxt in onward.get(out_port, ()):
+                nxt(produced.value, produced.meta, produced.ingest_ns, produced.origin_uri, out)
+        return out
+
+    return run
 
 
 def _entry(hops: list[_Hop]) -> FusedRun:
@@ -69,20 +106,26 @@ def _hop(graph: Graph, node: str, port: str, seen: frozenset[str]) -> _Hop | Non
     if name is not None:
         return None if name in graph.meta_outputs else _output(name)
     op = graph.ops.get(node)
-    if node in seen or op is None:
+    if node in seen or type(op) not in (ScriptOperator, BucketRoute):
         return None
-    onward = {
-        out_port: _hops(graph, (src, out_port), seen | {node})
-        for (src, out_port) in graph.hops
-        if src == node
-    }
-    if any(hops is None for hops in onward.values()):
+    onward = _onward(graph, node, seen)
+    if onward is None:
         return None
     if type(op) is ScriptOperator and port == "in":
         return _script(op, onward)  # type: ignore[arg-type]
     if type(op) is BucketRoute:
         return _route(onward)  # type: ignore[arg-type]
     return None
+
+
+def _onward(graph: Graph, node: str, seen: frozenset[str]) -> dict[str, list[_Hop]] | None:
+    """Per output port of ``node``, the fused hops of its destinations (None: one cannot be)."""
+    onward = {
+        out_port: _hops(graph, (src, out_port), seen | {node})
+        for (src, out_port) in graph.hops
+        if src == node
+    }
+    return None if any(hops is None for hops in onward.values()) else onward  # type: ignore
 
 
 def _output(name: str) -> _Hop:

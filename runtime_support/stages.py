@@ -199,7 +199,11 @@ class _Runner:
             ns = ns if ns is not None else seq
             run = fused.get(stream)
             if run is not None:
-                self._emit(seq, run(value, meta, ns, origin))
+                outputs = run(value, meta, ns, origin)
+                if type(outputs) is list:
+                    self._emit(seq, outputs)
+                else:  # the general run's (a failure or a batch at the first node)
+                    self._route(seq, [], outputs)
             else:
                 self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
 

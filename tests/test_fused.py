@@ -63,6 +63,20 @@ select event from s/err into err;
 select event from s/err into out;
 """
 
+SELECT_FIRST = """
+define script s
+script
+  match event of
+    case %{ kind == "error" } => emit event => "err"
+    case _ => {"in": event}
+  end
+end;
+create script s;
+select event from in group by event.kind into s;
+select event from s into out;
+select event from s/err into err;
+"""
+
 NOT_FUSED = """
 define script s
 script
@@ -98,7 +112,9 @@ def _outputs(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, str]]:
     return [(name, encode_json(value)) for name, value in pairs]
 
 
-@pytest.mark.parametrize("program", [CHAIN, FAN_OUT], ids=["chain", "fan-out"])
+@pytest.mark.parametrize(
+    "program", [CHAIN, FAN_OUT, SELECT_FIRST], ids=["chain", "fan-out", "select first"]
+)
 def test_a_fused_run_gives_the_general_run_s_outputs(program: str) -> None:
     spec = _graph_of(program)
     fused_graph, general = Graph(spec), Graph(spec)
@@ -111,6 +127,8 @@ def test_a_fused_run_gives_the_general_run_s_outputs(program: str) -> None:
         assert fused == expected, value
         seen.update(name for name, _ in fused)
     assert {"out", "err"} <= seen  # both ports were reached
+    if program is SELECT_FIRST:  # events without `kind` fail the select: its error output
+        assert "error_log" in seen
 
 
 def test_script_state_is_the_graph_s_own() -> None:
