@@ -55,7 +55,7 @@ class BadLine(ValueError):
 def decode_line(raw: bytes | str) -> Any:
     """The event value of one input line; :class:`BadLine` when it is none (see the module)."""
     mark = _MARKS[type(raw)]
-    if raw[: len(mark)] == mark:
+    if raw.startswith(mark):
         rest = raw[len(mark) :]
         raise BadLine(rest if isinstance(rest, str) else rest.decode())
     try:
