@@ -209,11 +209,17 @@ class SelectOperator(Sink):
 
     def _process(self, event: Event) -> None:
         spec = self.spec
-        for group in _passing_groups(spec, event, lambda: self._ctx_for(event)):
-            if not spec.windows:
-                self._emit_target(event, self._ctx_for(event, group), None)
-            else:
+        groups = _passing_groups(spec, event, lambda: self._ctx_for(event))
+        if spec.windows:
+            for group in groups:
                 self._windowed(event, group)
+        elif groups:
+            # one context for the event's groups: a target only reads it, and no group
+            # changes what the others see (the select keeps no state without windows)
+            ctx = self._ctx_for(event)
+            for group in groups:
+                ctx.group = group
+                self._emit_target(event, ctx, None)
 
     def _windowed(self, event: Event, group: list[Any], position: tuple[int, ...] = ()) -> None:
         """Tremor's order: a new group first takes the event; only if it then stays open is the

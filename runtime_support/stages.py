@@ -323,10 +323,14 @@ class _Runner:
         """A fused run's outputs (job outputs whose sinks do not read ``$``): :meth:`_route`
         for that one case."""
         last, text = _NOTHING, ""
+        carry, append = self.stage.carry, self.rows.append
         for index, (name, value) in enumerate(outputs):
             if value is not last:
                 last, text = value, _encoded(value)
-            self._output(seq, [index], name, text)
+            if carry is None:  # the row :meth:`_output` appends
+                append((seq, [index], -1, name, None, None, text))
+            else:
+                self._output(seq, [index], name, text)
 
     def _output(
         self, seq: int, path: list[int], port: str, value: str, meta: bytes | None = None
