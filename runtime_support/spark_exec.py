@@ -6,7 +6,8 @@ Input contract: each input DataFrame has a JSON-text column ``value`` and option
 (long), ``seq`` (long, input order), ``origin`` (the event's origin URI) and ``meta`` (the
 connector's ``$`` record, see :mod:`runtime_support.event_meta`). Every port's output
 is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
-``(seq, sub)`` gives Tremor's emission order.
+``(seq, sub)`` gives Tremor's emission order. A ``.trickle`` job whose buckets were proven
+routing-only assuming metadata-free input takes no ``meta`` column (:func:`refuse_input_meta`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,42 @@ from typing import Any
 
 from .port_frames import PortFrames, meta_column, port_output
 
-__all__ = ["event_columns", "meta_column", "ordered_union", "port_output", "stream_outputs"]
+__all__ = [
+    "InputMetaError",
+    "event_columns",
+    "meta_column",
+    "ordered_union",
+    "port_output",
+    "refuse_input_meta",
+    "stream_outputs",
+]
 
 EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
+
+
+class InputMetaError(ValueError):
+    """An input DataFrame with a ``meta`` column given to a job compiled assuming its events
+    carry no metadata; the message names the stream and the operators that assume it."""
+
+
+def refuse_input_meta(inputs: dict[str, Any], streams: tuple[str, ...], operators: tuple) -> None:
+    """Raise :class:`InputMetaError` (on the driver, before anything runs) when an input of
+    ``streams`` has a ``meta`` column: ``operators`` (``grouper::bucket`` nodes) were proven
+    routing-only for events without metadata (``compiler/passes/bucket_routing.py``), and a
+    ``$class`` / ``$rate`` coming in could make them route where Tremor's rate limit would
+    not."""
+    for stream in streams:
+        frame = inputs.get(stream)
+        if frame is None or "meta" not in frame.columns:
+            continue
+        names = ", ".join(f"`{name}`" for name in operators)
+        raise InputMetaError(
+            f"input stream `{stream}` has a `meta` column, but grouper::bucket {names} "
+            "was compiled assuming its input events carry no metadata, as `tremorc build` of a "
+            ".trickle and the job's CLI give them; with a `$class` / `$rate` coming in it could "
+            "route events where Tremor's rate limit would not. Drop the `meta` column, or run "
+            "the pipeline in a .troy flow (whose buckets assume nothing of their input)."
+        )
 
 
 def event_columns(spark: Any, df: Any):

@@ -158,6 +158,7 @@ def _node(node: G.GraphNode) -> str:
         return f"node {node.name} script args {json.dumps(node.args, sort_keys=True)}{state}"
     if isinstance(node, G.OperatorNode):
         routes = " routes-only" if node.routes_only else ""
+        routes += " assumes-no-input-meta" if node.assumes_no_input_meta else ""
         config = json.dumps(node.config, sort_keys=True)
         return f"node {node.name} operator {node.kind}{routes} {config}"
     if isinstance(node, G.SelectNode):

@@ -131,13 +131,26 @@ def build_query_job(
     inputs = tuple(node for _, node in code.inputs)
     nodes = tuple(n for n in code.nodes if n.name not in inputs)
     rendered = graph_expr(inputs=inputs, output_ports=outputs, nodes=nodes, links=tuple(links))
+    assuming = tuple(
+        node.name
+        for node in graph.nodes
+        if isinstance(node, G.OperatorNode) and node.assumes_no_input_meta
+    )
+    refuse = ("runtime_support.spark_exec:refuse_input_meta",) if assuming else ()
+    plan = plan_context(
+        streams=inputs,
+        output_ports=outputs,
+        nodes=nodes,
+        links=tuple(links),
+        no_input_meta=assuming,
+    )
     parts = JobParts(
         source_name=source.name,
-        imports=(*code.imports, *GRAPH_IMPORTS),
+        imports=(*code.imports, *GRAPH_IMPORTS, *refuse),
         sources=code.sources,
         blocks=code.blocks,
         graph=rendered,
-        plan=plan_context(streams=inputs, output_ports=outputs, nodes=nodes, links=tuple(links)),
+        plan=plan,
         native=native,
     )
     return render_job(parts, job_name)

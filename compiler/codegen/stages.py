@@ -282,11 +282,14 @@ def plan_context(
     nodes: tuple[NodeCode, ...],
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
     counted: bool = False,
+    no_input_meta: tuple[str, ...] = (),
 ) -> dict[str, object]:
     """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
     streams (``repr``), the stages (``STAGES`` and each stage's DataFrame with its comment) and
     per sorted output port (``err`` always: undecodable input goes there) the stages holding it.
-    ``counted``: every stage also holds the port ``#metrics`` (its event counts) and is kept."""
+    ``counted``: every stage also holds the port ``#metrics`` (its event counts) and is kept.
+    ``no_input_meta``: the operators compiled assuming input events without metadata (the job
+    refuses an input with a ``meta`` column, ``spark_exec.refuse_input_meta``)."""
     ports = sorted(set(output_ports) | {"err"})
     plan = job_plan(streams, nodes, links)
     collectors = {output_node(p): p for p in output_ports}
@@ -299,5 +302,6 @@ def plan_context(
     return {
         "streams": [repr(stream) for stream in streams],
         "stages_expr": stages_expr(codes),
+        "no_input_meta": repr(no_input_meta) if no_input_meta else "",
         **context,
     }

@@ -143,6 +143,9 @@ class OperatorNode(GraphNode):
     #: ``grouper::bucket`` only: its rate limit cannot change where an event goes, so it keeps
     #: no state and only checks ``$class`` (:mod:`compiler.passes.bucket_routing`).
     routes_only: bool = False
+    #: ``routes_only`` was proven assuming the pipeline's input events carry no metadata (a
+    #: ``.trickle`` job); its generated job refuses input with a ``meta`` column.
+    assumes_no_input_meta: bool = False
 
     @property
     def scope(self) -> StateScope:
@@ -166,6 +169,7 @@ class OperatorNode(GraphNode):
 
     def dump(self) -> str:
         routes = " routes-only" if self.routes_only else ""
+        routes += " assumes-no-input-meta" if self.assumes_no_input_meta else ""
         return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"
 
 

@@ -265,7 +265,8 @@ def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[st
 
 def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.PipelineGraph:
     """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``; buckets
-    that only route are marked (:mod:`compiler.passes.bucket_routing`)."""
+    that only route are marked (:mod:`compiler.passes.bucket_routing`), given that its input
+    events carry no metadata (the generated job refuses input that has some)."""
     graph = instantiate_pipeline(
         query.stmts,
         source,
@@ -274,4 +275,4 @@ def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.Pi
         into_ports=config_ports(query, "into", DEFAULT_INTO),
         implicit_late=True,
     )
-    return route_buckets(graph)
+    return route_buckets(graph, input_meta_empty=True)  # the job's CLI reads no metadata

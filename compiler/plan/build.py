@@ -91,8 +91,9 @@ def plan_node(node: G.GraphNode) -> PlanNode:
         case G.ScriptNode():
             return PlanNode(name=name, label=f"script {name}", scope=node.scope)
         case G.OperatorNode(kind=kind):
-            routes = ", routing only: out and overflow lead to the same place"
-            label = f"operator {name} ({kind}{routes if node.routes_only else ''})"
+            routes = ", routing only: out and overflow lead to the same place" * node.routes_only
+            routes += ", for input events without metadata" * node.assumes_no_input_meta
+            label = f"operator {name} ({kind}{routes})"
             return PlanNode(name=name, label=label, scope=node.scope, noun=f"{kind} state")
         case G.StreamNode():
             return PlanNode(name=name, label=f"stream {name}", scope=node.scope, forwards=True)
