@@ -8,13 +8,18 @@ connector's ``$`` record, see :mod:`runtime_support.event_meta`). Every port's o
 is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
 ``(seq, sub)`` gives Tremor's emission order. A ``.trickle`` job whose buckets were proven
 routing-only assuming metadata-free input takes no ``meta`` column (:func:`refuse_input_meta`).
+A single stage whose only state is flush-transparent batches runs in parallel when the run
+flushes (:func:`single_unless_flushing`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from .graph import GraphSpec, NodeSpec, Passthrough
 from .port_frames import PortFrames, meta_column, port_output
+from .stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
     "InputMetaError",
@@ -23,6 +28,7 @@ __all__ = [
     "ordered_union",
     "port_output",
     "refuse_input_meta",
+    "single_unless_flushing",
     "stream_outputs",
 ]
 
@@ -52,6 +58,41 @@ def refuse_input_meta(inputs: dict[str, Any], streams: tuple[str, ...], operator
             "route events where Tremor's rate limit would not. Drop the `meta` column, or run "
             "the pipeline in a .troy flow (whose buckets assume nothing of their input)."
         )
+
+
+def single_unless_flushing(
+    source: Any,
+    order: tuple[str, ...],
+    spec: GraphSpec,
+    stages: tuple[StageSpec, ...],
+    index: int,
+    flush: bool,
+    batches: tuple[str, ...],
+) -> Any:
+    """Stage ``index`` on its input rows ``source``, single only for its ``generic::batch``
+    nodes ``batches`` (``compiler/passes/batch_flush.py``: they feed only sinks that do not
+    read ``$``, which nothing else feeds). Without ``flush`` it runs as planned, in one
+    partition sorted by ``order`` (an unfinished batch is never written, as in Tremor). With
+    ``flush`` every event a batch receives is written once, in input order, each on its own,
+    as with no batch at all: the stage runs on its input's own partitions with the batches as
+    passthroughs."""
+    if not flush:
+        return (
+            source.repartition(1)
+            .sortWithinPartitions(*order)
+            .mapInArrow(stage_mapper(spec, stages, index, False), ROW_SCHEMA)
+        )
+    mapper = stage_mapper(passthroughs(spec, batches), stages, index, True)
+    return source.mapInArrow(mapper, ROW_SCHEMA)
+
+
+def passthroughs(spec: GraphSpec, names: tuple[str, ...]) -> GraphSpec:
+    """``spec`` with the nodes ``names`` replaced by stateless passthroughs."""
+    nodes = tuple(
+        NodeSpec(name=node.name, factory=Passthrough) if node.name in names else node
+        for node in spec.nodes
+    )
+    return dataclasses.replace(spec, nodes=nodes)
 
 
 def event_columns(spark: Any, df: Any):

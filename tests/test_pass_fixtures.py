@@ -159,6 +159,7 @@ def _node(node: G.GraphNode) -> str:
     if isinstance(node, G.OperatorNode):
         routes = " routes-only" if node.routes_only else ""
         routes += " assumes-no-input-meta" if node.assumes_no_input_meta else ""
+        routes += " flush-transparent" if node.flush_transparent else ""
         config = json.dumps(node.config, sort_keys=True)
         return f"node {node.name} operator {node.kind}{routes} {config}"
     if isinstance(node, G.SelectNode):

@@ -195,6 +195,14 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         meta_ports=meta,
         counted=bool(metrics),
     )
+    plan = plan_context(
+        streams=streams,
+        output_ports=ports,
+        nodes=nodes,
+        links=tuple(job.links),
+        counted=bool(metrics),
+        meta_ports=meta,
+    )
     answered = _answered(job)
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
@@ -213,6 +221,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
             *PLAN_IMPORTS,
             *FLOW_IMPORTS,
             *(METRICS_IMPORTS if metrics else ()),
+            *plan["plan_imports"],  # type: ignore[misc]
         ),
         sources=tuple(job.sources),
         blocks=tuple(job.blocks),
@@ -222,13 +231,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         description=repr(f"Tremor flow {source.name} on Spark"),
         run_doc=RUN_DOC,
         native=False,
-        **plan_context(
-            streams=streams,
-            output_ports=ports,
-            nodes=nodes,
-            links=tuple(job.links),
-            counted=bool(metrics),
-        ),
+        **plan,
     )
 
 

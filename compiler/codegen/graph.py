@@ -23,6 +23,9 @@ class NodeCode:
     label: str = ""
     noun: str = "state"
     keyer: str = ""
+    #: a ``generic::batch`` the pipeline proved invisible with the end-of-input flush
+    #: (:mod:`compiler.passes.batch_flush`; the job checks the rest, ``stages.py``)
+    flush_transparent: bool = False
 
 
 def output_node(port: str) -> str:

@@ -73,7 +73,12 @@ def import_lines(imports: tuple[str, ...]) -> list[str]:
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The formatted job source (deterministic: same parts ⇒ same bytes)."""
-    imports = (*parts.imports, *PLAN_IMPORTS, "runtime_support.job:run_job_cli")
+    imports = (
+        *parts.imports,
+        *PLAN_IMPORTS,
+        *parts.plan.get("plan_imports", ()),  # type: ignore[misc]
+        "runtime_support.job:run_job_cli",
+    )
     return render_template(
         "job.py.j2",
         source_name=parts.source_name,

@@ -97,6 +97,7 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         label=planned.label,
         noun=planned.noun,
         keyer=keyer,
+        flush_transparent=isinstance(node, G.OperatorNode) and node.flush_transparent,
     )
 
 

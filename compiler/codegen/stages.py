@@ -12,6 +12,11 @@ job output of the stage that holds its producer. Rules on top of the planner's:
   ports alone are read in one pass, or kept by the caller: runtime_support.port_frames);
 - a forward stage of passthroughs whose events all leave the job runs inside each stage
   feeding it (:func:`absorb_forwarders`).
+- a single stage whose only stateful members are flush-transparent batches
+  (:mod:`compiler.passes.batch_flush`) whose batch events reach only job outputs that no
+  other node feeds and whose sinks do not read ``$``, from one input stream, in a job that
+  counts no events, runs in parallel with them as passthroughs when the run flushes
+  (:func:`flush_transparent`; ``runtime_support.spark_exec.single_unless_flushing``).
 
 Everything user-derived reaches the job through ``repr()``.
 """
@@ -44,6 +49,7 @@ class StageCode:
     carry: int | None
     persist: bool
     ports: tuple[str, ...]  # job outputs read from this stage's rows
+    transparent: tuple[str, ...] = ()  # batches run as passthroughs when the run flushes
 
 
 def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[Link, ...]) -> Plan:
@@ -226,6 +232,15 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
             "events run in Tremor's order (seq, path).",
             94,
         )
+    elif code.kind == "single" and code.transparent:
+        names = ", ".join(map(repr, code.transparent))
+        lines += textwrap.wrap(
+            f"With flush_at_end (the default) batches {names} are invisible (only sinks that "
+            "do not read $ see them, each event once, in order): the stage runs on its input's "
+            "partitions with them as passthroughs. Without it, one partition: every event in "
+            "Tremor's order (seq, path); an unfinished batch is not written.",
+            94,
+        )
     elif code.kind == "single":
         lines.append("One partition: every event in Tremor's order (seq, path).")
     if code.carry is not None:
@@ -240,6 +255,8 @@ def _expr(code: StageCode) -> str:
         # each event runs alone, so its rows need no order; write_ports orders the outputs.
         if code.kind == "source":
             source = "events"
+        elif code.transparent:
+            return _unless_flushing(code, "events", ("seq", "stream"))
         else:
             source = "events.repartition(1)" if code.kind == "single" else "events"
             source += '.sortWithinPartitions("seq", "stream")'
@@ -250,11 +267,21 @@ def _expr(code: StageCode) -> str:
         source = parts[0] + "".join(f".unionByName({p})" for p in parts[1:])
         if len(parts) > 1:
             source = f"({source})"
+        if code.transparent:
+            return _unless_flushing(code, source, ("seq", "path"))
         if code.kind == "hash":
             source += '.repartition("key").sortWithinPartitions("seq", "path")'
         elif code.kind == "single":
             source += '.repartition(1).sortWithinPartitions("seq", "path")'
     return f"{source}.mapInArrow({mapper}, ROW_SCHEMA)"
+
+
+def _unless_flushing(code: StageCode, source: str, order: tuple[str, ...]) -> str:
+    """A single stage whose batches run as passthroughs when the run flushes."""
+    return (
+        f"single_unless_flushing({source}, {order!r}, GRAPH, STAGES, {code.index}, "
+        f"flush_at_end, {code.transparent!r})"
+    )
 
 
 def _stream_expr(code: StageCode) -> str | None:
@@ -275,6 +302,78 @@ def _stream_expr(code: StageCode) -> str | None:
     return None
 
 
+def flush_transparent(
+    code: StageCode,
+    nodes: tuple[NodeCode, ...],
+    links: tuple[Link, ...],
+    streams: tuple[str, ...],
+    collectors: dict[str, str],
+    meta_ports: tuple[str, ...],
+) -> tuple[str, ...]:
+    """The batches of ``code`` that may run as passthroughs when the run flushes: all its
+    stateful members, when it is a single stage and each of them is a flush-transparent
+    batch whose events are invisible in the job (:func:`_invisible`); else ``()``."""
+    if code.kind != "single":
+        return ()
+    by_name = {node.name: node for node in nodes}
+    members = [by_name[m] for m in code.members if m in by_name]
+    stateful = [n for n in members if n.stateful or not isinstance(n.scope, Stateless)]
+    if not stateful or not all(
+        n.flush_transparent and _invisible(n.name, by_name, links, streams, collectors, meta_ports)
+        for n in stateful
+    ):
+        return ()
+    return tuple(n.name for n in stateful)
+
+
+def _invisible(
+    batch: str,
+    by_name: dict[str, NodeCode],
+    links: tuple[Link, ...],
+    streams: tuple[str, ...],
+    collectors: dict[str, str],
+    meta_ports: tuple[str, ...],
+) -> bool:
+    """Every path out of ``batch`` in the job leads through passthroughs to outputs whose sinks
+    do not read ``$``, other than ``err`` (a source stage's undecodable lines go there); every
+    link into a node on those paths comes from ``batch`` or from another one of them; at most
+    one input stream feeds ``batch`` (the single stage orders two streams' equal ``seq``)."""
+    reached: set[str] = set()
+    todo = [batch]
+    while todo:
+        here = todo.pop()
+        for (src, _), (dst, _) in links:
+            if src != here or dst in reached:
+                continue
+            if dst in collectors:
+                if collectors[dst] in meta_ports or collectors[dst] == "err":
+                    return False
+            elif dst == batch or dst in streams:
+                return False
+            elif getattr(by_name.get(dst), "factory", None) != "Passthrough":
+                return False  # a node that would see a batch event
+            else:
+                todo.append(dst)
+            reached.add(dst)
+    inside = reached | {batch}
+    if any(dst in reached and src not in inside for (src, _), (dst, _) in links):
+        return False  # another producer into one of its outputs
+    return len(_feeding_streams(batch, links, streams)) <= 1
+
+
+def _feeding_streams(node: str, links: tuple[Link, ...], streams: tuple[str, ...]) -> set[str]:
+    """The input streams with a path to ``node``."""
+    seen = {node}
+    todo = [node]
+    while todo:
+        here = todo.pop()
+        for (src, _), (dst, _) in links:
+            if dst == here and src not in seen:
+                seen.add(src)
+                todo.append(src)
+    return seen & set(streams)
+
+
 def plan_context(
     *,
     streams: tuple[str, ...],
@@ -283,17 +382,28 @@ def plan_context(
     links: tuple[tuple[tuple[str, str], tuple[str, str]], ...],
     counted: bool = False,
     no_input_meta: tuple[str, ...] = (),
+    meta_ports: tuple[str, ...] = (),
 ) -> dict[str, object]:
     """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
     streams (``repr``), the stages (``STAGES`` and each stage's DataFrame with its comment) and
     per sorted output port (``err`` always: undecodable input goes there) the stages holding it.
     ``counted``: every stage also holds the port ``#metrics`` (its event counts) and is kept.
     ``no_input_meta``: the operators compiled assuming input events without metadata (the job
-    refuses an input with a ``meta`` column, ``spark_exec.refuse_input_meta``)."""
+    refuses an input with a ``meta`` column, ``spark_exec.refuse_input_meta``).
+    ``meta_ports``: the outputs whose sinks read ``$``. ``plan_imports``: what the stages call
+    beyond ``PLAN_IMPORTS``."""
     ports = sorted(set(output_ports) | {"err"})
     plan = job_plan(streams, nodes, links)
     collectors = {output_node(p): p for p in output_ports}
     codes = stage_codes(plan, links, collectors, streams)
+    if not counted:
+        codes = [
+            replace(
+                code,
+                transparent=flush_transparent(code, nodes, links, streams, collectors, meta_ports),
+            )
+            for code in codes
+        ]
     context = stage_context(plan, codes, ports)
     if counted:
         context["outputs"].append((repr(METRICS_PORT), [f"stage{c.index}" for c in codes]))
@@ -303,5 +413,10 @@ def plan_context(
         "streams": [repr(stream) for stream in streams],
         "stages_expr": stages_expr(codes),
         "no_input_meta": repr(no_input_meta) if no_input_meta else "",
+        "plan_imports": (
+            ("runtime_support.spark_exec:single_unless_flushing",)
+            if any(code.transparent for code in codes)
+            else ()
+        ),
         **context,
     }

@@ -146,6 +146,11 @@ class OperatorNode(GraphNode):
     #: ``routes_only`` was proven assuming the pipeline's input events carry no metadata (a
     #: ``.trickle`` job); its generated job refuses input with a ``meta`` column.
     assumes_no_input_meta: bool = False
+    #: ``generic::batch`` only: everything it emits reaches only the pipeline's output ports,
+    #: through passthroughs, and nothing else does, so with the end-of-input flush its batching
+    #: is invisible (:mod:`compiler.passes.batch_flush`; the job decides whether it may run it
+    #: as a passthrough).
+    flush_transparent: bool = False
 
     @property
     def scope(self) -> StateScope:
@@ -170,6 +175,7 @@ class OperatorNode(GraphNode):
     def dump(self) -> str:
         routes = " routes-only" if self.routes_only else ""
         routes += " assumes-no-input-meta" if self.assumes_no_input_meta else ""
+        routes += " flush-transparent" if self.flush_transparent else ""
         return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"
 
 

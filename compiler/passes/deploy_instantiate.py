@@ -17,6 +17,7 @@ from ..ir import flow as F
 from ..ir import graph as G
 from ..registry.net_connectors import check_direction
 from ..source import Source
+from .batch_flush import mark_flush_transparent
 from .bucket_routing import route_buckets
 from .deploy_checks import FlowInstance, PipelineInstance, instantiate
 from .elaboration import Elaboration
@@ -42,8 +43,8 @@ def _pipeline(
         node_prefix=f"{flow}/{inst.alias}/",
     )
     reports = any(d.key.name == "metrics_interval_s" for d in defn.config)
-    if not reports:  # a reporting pipeline's bucket counts out and overflow apart
-        graph = route_buckets(graph)
+    if not reports:  # a reporting pipeline's bucket / batch counts show their state
+        graph = mark_flush_transparent(route_buckets(graph))
     return F.DeployedPipeline(alias=inst.alias, graph=graph, reports=reports, span=inst.create.span)
 
 

@@ -23,6 +23,7 @@ from ..diagnostics import CompileError
 from ..ir import graph as G
 from ..registry.checks import check_operator
 from ..source import Source
+from .batch_flush import mark_flush_transparent
 from .bucket_routing import route_buckets
 from .elaboration import Elaboration
 from .query_scope import (
@@ -266,7 +267,8 @@ def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[st
 def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.PipelineGraph:
     """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``; buckets
     that only route are marked (:mod:`compiler.passes.bucket_routing`), given that its input
-    events carry no metadata (the generated job refuses input that has some)."""
+    events carry no metadata (the generated job refuses input that has some); batches whose
+    batching only its sinks see are marked (:mod:`compiler.passes.batch_flush`)."""
     graph = instantiate_pipeline(
         query.stmts,
         source,
@@ -275,4 +277,5 @@ def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.Pi
         into_ports=config_ports(query, "into", DEFAULT_INTO),
         implicit_late=True,
     )
-    return route_buckets(graph, input_meta_empty=True)  # the job's CLI reads no metadata
+    graph = route_buckets(graph, input_meta_empty=True)  # the job's CLI reads no metadata
+    return mark_flush_transparent(graph)

@@ -93,6 +93,9 @@ def plan_node(node: G.GraphNode) -> PlanNode:
         case G.OperatorNode(kind=kind):
             routes = ", routing only: out and overflow lead to the same place" * node.routes_only
             routes += ", for input events without metadata" * node.assumes_no_input_meta
+            routes += ", flush-transparent: only its pipeline's outputs see it" * (
+                node.flush_transparent
+            )
             label = f"operator {name} ({kind}{routes})"
             return PlanNode(name=name, label=label, scope=node.scope, noun=f"{kind} state")
         case G.StreamNode():

@@ -1,0 +1,78 @@
+"""``generic::batch`` nodes whose batching nothing in the pipeline can see.
+
+A batch collects ``count`` events (or those that arrived within ``timeout`` of the first, by
+their ingest time) into one batch event; a sink writes each event of a batch on its own, in
+order. With the end-of-input flush every event the batch receives leaves it exactly once, in
+arrival order, so what a sink writes is what it would write with no batch at all -- *if* the
+batch events reach only sinks, and only sinks that do not read ``$`` (a batch event's metadata
+is the batch's), and if nothing else writes to those sinks (a row of another producer would
+land between the batch's rows at a different place). This pass proves the part the pipeline
+can see and marks the node ``flush_transparent``; the job (``compiler/codegen/stages.py``)
+checks the rest (which sinks read ``$``, other producers outside the pipeline, the input
+streams, the other members of the batch's stage) and then, when the run flushes, runs the
+batch's stage in parallel with the batch as a passthrough
+(``runtime_support.spark_exec.single_unless_flushing``).
+
+Invariant: a node is marked only when every path out of it leads, through ports and streams
+only (passthroughs), to the pipeline's output ports, and every link into a node on those paths
+comes from the batch or from another node on them. A select, script or operator after the
+batch (which would see a batch event, an array), an output port that reads on, or another
+producer into one of those nodes leaves the node unmarked. Pipelines that report metrics keep
+the real batch (the caller does not apply this pass: its counts are observable there).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ir import graph as G
+
+__all__ = ["mark_flush_transparent"]
+
+KIND = "generic::batch"
+
+
+def mark_flush_transparent(graph: G.PipelineGraph) -> G.PipelineGraph:
+    """``graph`` with every batch whose batching only its output ports can see marked
+    ``flush_transparent``."""
+    nodes = []
+    for node in graph.nodes:
+        if isinstance(node, G.OperatorNode) and node.kind == KIND and _transparent(node, graph):
+            node = dataclasses.replace(node, flush_transparent=True)  # type: ignore[arg-type]
+        nodes.append(node)
+    return dataclasses.replace(graph, nodes=tuple(nodes))
+
+
+def _transparent(batch: G.OperatorNode, graph: G.PipelineGraph) -> bool:
+    reached = _reached(batch.name, graph)
+    if reached is None:
+        return False
+    inside = reached | {batch.name}
+    return all(link.source[0] in inside for link in graph.links if link.target[0] in reached)
+
+
+def _reached(batch: str, graph: G.PipelineGraph) -> set[str] | None:
+    """The nodes on the paths out of ``batch`` (None: one of them is no passthrough, an input
+    port, or an output port that links on)."""
+    nodes = {node.name: node for node in graph.nodes}
+    outputs = {name for _, name in graph.outputs}
+    inputs = {name for _, name in graph.inputs}
+    reached: set[str] = set()
+    todo = [batch]
+    while todo:
+        here = todo.pop()
+        for link in graph.links:
+            if link.source[0] != here or link.target[0] in reached:
+                continue
+            name = link.target[0]
+            if name == batch or name in inputs:
+                return None
+            if not isinstance(nodes.get(name), G.PortNode | G.StreamNode):
+                return None  # a select, script or operator would see the batch event
+            reached.add(name)
+            if name in outputs:
+                if any(other.source[0] == name for other in graph.links):
+                    return None  # an output port that is also read inside the pipeline
+            else:
+                todo.append(name)
+    return reached
