@@ -25,7 +25,7 @@ BATCH = ROOT / "benchmarks" / "workloads" / "suite" / "batch.trickle"
 CALL = "single_unless_flushing("
 
 AFTER_SCRIPT = """
-define operator b from generic::batch with count = 700 end;
+define operator b from generic::batch with count = 700, timeout = 1000000000 end;
 define script tag
 script
   let event.tagged = true;
@@ -48,7 +48,7 @@ flow
   define connector output from @SINK@;
   define pipeline p
   pipeline
-    define operator b from generic::batch with count = 2 end;
+    define operator b from generic::batch with count = 2, timeout = 5 end;
     create operator b;
     select event from in into b;
     select event from b into out;
@@ -138,6 +138,20 @@ def test_a_counted_flow_keeps_the_batch() -> None:
     )
     job = compile_source(Source("f.troy", counted), "deploy").job
     assert "counted=True" in job
+    assert CALL not in job and "events.repartition(1)" in job
+
+
+def test_an_exit_sink_cuts_the_run_where_the_batch_flushed() -> None:
+    """The run ends at the first event reaching ``exit``, by ``(seq, sub)``: batched events sit
+    at the event that closed their batch, so a passthrough would move the cut."""
+    flow = FLOW.replace("@SINK@", FILE_SINK).replace(
+        "  create connector input;",
+        "  define connector stop from exit; create connector stop;\n"
+        "  connect /pipeline/p/out to /connector/stop;\n"
+        "  create connector input;",
+    )
+    job = compile_source(Source("f.troy", flow), "deploy").job
+    assert "exit" in job
     assert CALL not in job and "events.repartition(1)" in job
 
 

@@ -202,6 +202,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         links=tuple(job.links),
         counted=bool(metrics),
         meta_ports=meta,
+        exits="exit" in job.kinds,  # the run ends at an exit's first event, by (seq, sub)
     )
     answered = _answered(job)
     flow = (

@@ -15,8 +15,8 @@ job output of the stage that holds its producer. Rules on top of the planner's:
 - a single stage whose only stateful members are flush-transparent batches
   (:mod:`compiler.passes.batch_flush`) whose batch events reach only job outputs that no
   other node feeds and whose sinks do not read ``$``, from one input stream, in a job that
-  counts no events, runs in parallel with them as passthroughs when the run flushes
-  (:func:`flush_transparent`; ``runtime_support.spark_exec.single_unless_flushing``).
+  counts no events and has no ``exit`` sink, runs in parallel with them as passthroughs when
+  the run flushes (:func:`flush_transparent`; ``spark_exec.single_unless_flushing``).
 
 Everything user-derived reaches the job through ``repr()``.
 """
@@ -383,6 +383,7 @@ def plan_context(
     counted: bool = False,
     no_input_meta: tuple[str, ...] = (),
     meta_ports: tuple[str, ...] = (),
+    exits: bool = False,
 ) -> dict[str, object]:
     """What ``templates/run_pipeline.py.j2`` needs to render a job's Spark plan: the input
     streams (``repr``), the stages (``STAGES`` and each stage's DataFrame with its comment) and
@@ -390,13 +391,15 @@ def plan_context(
     ``counted``: every stage also holds the port ``#metrics`` (its event counts) and is kept.
     ``no_input_meta``: the operators compiled assuming input events without metadata (the job
     refuses an input with a ``meta`` column, ``spark_exec.refuse_input_meta``).
-    ``meta_ports``: the outputs whose sinks read ``$``. ``plan_imports``: what the stages call
-    beyond ``PLAN_IMPORTS``."""
+    ``meta_ports``: the outputs whose sinks read ``$``; ``exits``: an ``exit`` sink ends the
+    run at the first event reaching it, by ``(seq, sub)``, where a batch's events sit at the
+    event that closed it (no batch runs as a passthrough then). ``plan_imports``: what the
+    stages call beyond ``PLAN_IMPORTS``."""
     ports = sorted(set(output_ports) | {"err"})
     plan = job_plan(streams, nodes, links)
     collectors = {output_node(p): p for p in output_ports}
     codes = stage_codes(plan, links, collectors, streams)
-    if not counted:
+    if not counted and not exits:
         codes = [
             replace(
                 code,

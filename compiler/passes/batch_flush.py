@@ -2,23 +2,26 @@
 
 A batch collects ``count`` events (or those that arrived within ``timeout`` of the first, by
 their ingest time) into one batch event; a sink writes each event of a batch on its own, in
-order. With the end-of-input flush every event the batch receives leaves it exactly once, in
+order. The end-of-input tick flushes an unfinished batch only when it has a ``timeout`` (no more
+than 2**63 ns: the tick's ``now`` is 2**64 - 1 and an ingest time is a signed long;
+``runtime_support.operators.Batch.tick``); without one its last events are never written, as in
+Tremor. With a timeout and the flush every event the batch receives leaves it exactly once, in
 arrival order, so what a sink writes is what it would write with no batch at all -- *if* the
 batch events reach only sinks, and only sinks that do not read ``$`` (a batch event's metadata
-is the batch's), and if nothing else writes to those sinks (a row of another producer would
-land between the batch's rows at a different place). This pass proves the part the pipeline
-can see and marks the node ``flush_transparent``; the job (``compiler/codegen/stages.py``)
-checks the rest (which sinks read ``$``, other producers outside the pipeline, the input
-streams, the other members of the batch's stage) and then, when the run flushes, runs the
-batch's stage in parallel with the batch as a passthrough
-(``runtime_support.spark_exec.single_unless_flushing``).
+is the batch's), and if nothing else writes to those sinks (a row of another producer would land
+between the batch's rows at a different place). This pass proves the part the pipeline can see
+and marks the node ``flush_transparent``; the job (``compiler/codegen/stages.py``) checks the
+rest (which sinks read ``$``, other producers outside the pipeline, exit sinks, counted runs, the
+input streams, the batch's stage) and then, when the run flushes, runs the batch's stage in parallel
+with the batch as a passthrough (``runtime_support.spark_exec.single_unless_flushing``).
 
-Invariant: a node is marked only when every path out of it leads, through ports and streams
-only (passthroughs), to the pipeline's output ports, and every link into a node on those paths
-comes from the batch or from another node on them. A select, script or operator after the
-batch (which would see a batch event, an array), an output port that reads on, or another
-producer into one of those nodes leaves the node unmarked. Pipelines that report metrics keep
-the real batch (the caller does not apply this pass: its counts are observable there).
+Invariant: a node is marked only when it has such a timeout and every path out of it leads,
+through ports and streams only (passthroughs), to the pipeline's output ports, and every link
+into a node on those paths comes from the batch or from another node on them. A select, script
+or operator after the batch (which would see a batch event, an array), an output port that reads
+on, or another producer into one of those nodes leaves the node unmarked. Pipelines that report
+metrics keep the real batch (the caller does not apply this pass: its counts are observable
+there).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from ..ir import graph as G
 __all__ = ["mark_flush_transparent"]
 
 KIND = "generic::batch"
+#: The largest ``timeout`` the end-of-input tick passes whatever the first event's ingest time.
+MAX_TIMEOUT = 2**63
 
 
 def mark_flush_transparent(graph: G.PipelineGraph) -> G.PipelineGraph:
@@ -37,10 +42,21 @@ def mark_flush_transparent(graph: G.PipelineGraph) -> G.PipelineGraph:
     ``flush_transparent``."""
     nodes = []
     for node in graph.nodes:
-        if isinstance(node, G.OperatorNode) and node.kind == KIND and _transparent(node, graph):
+        if (
+            isinstance(node, G.OperatorNode)
+            and node.kind == KIND
+            and _flushes_at_end(node)
+            and _transparent(node, graph)
+        ):
             node = dataclasses.replace(node, flush_transparent=True)  # type: ignore[arg-type]
         nodes.append(node)
     return dataclasses.replace(graph, nodes=tuple(nodes))
+
+
+def _flushes_at_end(batch: G.OperatorNode) -> bool:
+    """The end-of-input tick (``now`` = 2**64 - 1) closes ``batch``'s unfinished batch."""
+    timeout = batch.config.get("timeout")
+    return type(timeout) is int and 0 <= timeout <= MAX_TIMEOUT
 
 
 def _transparent(batch: G.OperatorNode, graph: G.PipelineGraph) -> bool:
