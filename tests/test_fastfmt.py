@@ -83,3 +83,33 @@ def test_adjacent_placeholders_are_each_put_back() -> None:
     table = repr(rows(40))
     text = f"{HEAD}a = 1\nT_SITES = {table}\nb = 2\nU_SITES = {table}\n{TAIL}"
     assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+_STATEMENTS = [
+    "def f{k}(event, meta):\n    x = g(event, 'a')\n    return x, meta",
+    "def h{k}(a):\n    pass",
+    "def u{k}(a,b):\n    pass",  # black respaces it: never part of a collapsed group
+    "T{k}_SITES = ((1, 2, 3, 4), (5, 6, 7, 8))",
+    "E{k} = ()",
+    "a{k} = lookup('x')\nb{k} = f(1, 'two')",
+    "# a comment {k}",
+    "import os",
+    "@dec\ndef d{k}():\n    pass",
+    "if x{k}:\n    y = 1",
+    '"""A string {k}."""',
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_collapsed_groups_match_black(seed: int) -> None:
+    """Random top-level statements, mostly ones format_job sets aside, any blank lines apart."""
+    import random
+
+    rng = random.Random(seed)
+    weights = [6, 6, 1, 6, 6, 3, 1, 1, 1, 1, 1]
+    parts = ["import sys\n"]
+    for k in range(rng.randrange(3, 60)):
+        statement = rng.choices(_STATEMENTS, weights)[0].format(k=k)
+        parts.append("\n" * rng.choice([0, 1, 1, 2, 2, 3]) + statement + "\n")
+    text = "".join(parts)
+    assert format_job(text) == black.format_str(text, mode=MODE)

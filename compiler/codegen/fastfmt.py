@@ -14,6 +14,7 @@ import re
 import black
 
 from .exprfmt import layout_assignment
+from .groupfmt import collapse, expand
 from .stablefmt import stable_defs
 
 LINE_LENGTH = 100
@@ -105,13 +106,24 @@ def format_job(text: str) -> str:
         return f"\n{mark}\n"
 
     skeleton = _DEF.sub(set_def_aside, _RUN.sub(set_run_aside, tabled))
-    formatted = black.format_str(skeleton, mode=MODE)
+    formatted = _format_skeleton(skeleton, {key.strip("\n") for key in defs})
     pieces = {f"\n{name} = ()\n": f"\n{table_lines(name, v)}\n" for name, v in tables.items()}
     pieces.update(defs)
     pieces.update(constants)
     if len(pieces) != len(tables) + len(defs) + len(constants):
         return black.format_str(text, mode=MODE)
     return _put_back(formatted, pieces) or black.format_str(text, mode=MODE)
+
+
+def _format_skeleton(skeleton: str, defs: set[str]) -> str:
+    """``black.format_str(skeleton)``, each group of placeholders collapsed while black runs
+    (:mod:`.groupfmt`)."""
+    collapsed, groups = collapse(skeleton, defs)
+    if groups:
+        expanded = expand(black.format_str(collapsed, mode=MODE), groups)
+        if expanded is not None:
+            return expanded
+    return black.format_str(skeleton, mode=MODE)
 
 
 def _put_back(formatted: str, pieces: dict[str, str]) -> str | None:
