@@ -227,15 +227,21 @@ def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
 
 
 def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
-    """``visitor.visit(root)``: the same result, the methods looked up once per rule name."""
+    """``visitor.visit(root)``: the same result, the methods looked up once per rule name. A
+    visitor may have ``generic_for(name)``: what its ``generic_visit`` does with nodes of rule
+    ``name`` (it must agree with ``generic_visit``), so the dispatch on the name runs once."""
     methods: dict[str, Callable[[Node, list[Any]], Any]] = {}
     generic = visitor.generic_visit
+    generic_for = getattr(visitor, "generic_for", None)
 
     def visit(node: Node) -> Any:
         name = node.expr.name
         method = methods.get(name)
         if method is None:
-            method = methods[name] = getattr(visitor, "visit_" + name, generic)
+            method = getattr(visitor, "visit_" + name, None)
+            if method is None:
+                method = generic_for(name) if generic_for is not None else generic
+            methods[name] = method
         return method(node, [visit(child) for child in node.children])
 
     try:
