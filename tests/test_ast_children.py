@@ -1,7 +1,7 @@
 """``Node.children`` skips the fields whose declared type admits no node: check that on real trees.
 
 The programs are the golden inputs, the benchmark workloads and the shared corpus (every file
-that parses); for each node of each tree, a field ``_child_fields`` leaves out must hold no node
+that parses); for each node of each tree, a field ``child_fields`` leaves out must hold no node
 (nor a tuple containing one), and ``walk`` must visit exactly what a walk over every field does.
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
-from compiler.ast.common import Node, _child_fields
+from compiler.ast.common import Node, child_fields
 from compiler.ast.script import Use
 from compiler.diagnostics import CompileError
 from compiler.modules import _uses
@@ -63,7 +63,7 @@ def _check(tree: Node, where: object) -> None:
     reference = list(_every_field_walk(tree))
     assert [id(n) for n in tree.walk()] == [id(n) for n in reference], where
     for node in reference:
-        kept = _child_fields(type(node))
+        kept = child_fields(type(node))
         for f in dataclasses.fields(node):
             if f.name != "span" and f.name not in kept:
                 assert not _holds_node(getattr(node, f.name)), (where, type(node), f.name)

@@ -28,9 +28,9 @@ class Node:
 
     def children(self) -> list[Node]:
         """Direct child nodes, in field order (fields that can only hold plain values are not
-        looked at: see :func:`_child_fields`)."""
+        looked at: see :func:`child_fields`)."""
         out: list[Node] = []
-        for name in _child_fields(type(self)):
+        for name in child_fields(type(self)):
             value = getattr(self, name)
             if isinstance(value, Node):
                 out.append(value)
@@ -55,7 +55,7 @@ _PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
 
 
 @cache
-def _child_fields(cls: type) -> tuple[str, ...]:
+def child_fields(cls: type) -> tuple[str, ...]:
     """The field names of a node class that may hold children, in order: all but ``span`` and
     those whose type annotation admits only plain values (str, int, float, bool, None, bytes,
     Span, tuples and unions of these). An annotation that cannot be resolved or read counts as
@@ -99,7 +99,7 @@ def transform(node: N, fn: Callable[[Node], Node]) -> N:
     Nodes whose children did not change are passed to ``fn`` unchanged (identity preserved).
     """
     changes: dict[str, Any] = {}
-    for name in _child_fields(type(node)):
+    for name in child_fields(type(node)):
         old = getattr(node, name)
         new = _transform_value(old, fn)
         if new is not old:
