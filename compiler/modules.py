@@ -157,10 +157,20 @@ def _read(filename: str, use: ast.Use, source: Source) -> Source:
 
 
 def _uses(tree: Node) -> Iterator[ast.Use]:
-    """The top-level ``use`` items of a script (or of any tree, searched in order)."""
-    for node in tree.walk():
+    """The ``use`` items of a script (or of any tree), in pre-order.
+
+    A ``use`` is an item of a script, query, pipeline, flow, deploy or module body, never part
+    of an expression (the grammars have ``use_stmt`` only among such items), so the search does
+    not go below an expression."""
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
         if isinstance(node, ast.Use):
             yield node
+        elif not isinstance(node, ast.Expr):
+            below = node.children()
+            below.reverse()
+            stack.extend(below)
 
 
 def module_path_mounts(source: Source, extra: list[str] | None = None) -> list[str]:

@@ -43,3 +43,73 @@ def test_duplicate_names_are_left_to_black() -> None:
     table = repr(rows(50))
     text = f"{HEAD}T = {table}\nT = ()\n{TAIL}"
     assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+RUN = "a = lookup('x')\nb_2 = f(1, 'two', c=3)\nCASES = {'k': 0, 'j': 1}\n"
+
+
+@pytest.mark.parametrize(
+    "around",
+    [
+        ("import sys\n", ""),
+        ("import sys\n\n", "\n\ndef f(a):\n    return a\n"),
+        ('"""doc"""\n', "x = ()\nT_SITES = ((1, 2, 3, 4),)\n"),
+        ("import sys\n\n\n\n", "# comment\ndef f(a):\n    pass\n\n\n\ny = 1\n"),
+        ("def f(a):\n    return a\n", "@dec\ndef g():\n    pass\n"),
+        ("if x:\n    y = 1\n", "if __name__ == '__main__':\n    main()\n"),
+    ],
+)
+def test_assignment_runs_match_black(around: tuple[str, str]) -> None:
+    text = around[0] + RUN + around[1]
+    assert format_job(text) == black.format_str(text, mode=MODE)
+    text = around[0] + RUN + "\n" + RUN + around[1]
+    assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+@pytest.mark.parametrize("length", [*range(90, 110), 400, 60_000])
+@pytest.mark.parametrize("indent", [0, 4, 8])
+def test_long_string_assignments_match_black(length: int, indent: int) -> None:
+    pad = " " * indent
+    value = repr("s'\"" + "x" * length)
+    line = f"{pad}SOURCE = {value}"
+    body = "".join(f"{' ' * k}if x:\n" for k in range(0, indent, 4)) + line
+    text = f"import sys\n\n{body}\nz = 'a'\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)
+    text = f"import sys\n\n\ndef f(x):\n    {body.replace(chr(10), chr(10) + '    ')}\n"
+    assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+def test_adjacent_placeholders_are_each_put_back() -> None:
+    table = repr(rows(40))
+    text = f"{HEAD}a = 1\nT_SITES = {table}\nb = 2\nU_SITES = {table}\n{TAIL}"
+    assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+_STATEMENTS = [
+    "def f{k}(event, meta):\n    x = g(event, 'a')\n    return x, meta",
+    "def h{k}(a):\n    pass",
+    "def u{k}(a,b):\n    pass",  # black respaces it: never part of a collapsed group
+    "T{k}_SITES = ((1, 2, 3, 4), (5, 6, 7, 8))",
+    "E{k} = ()",
+    "a{k} = lookup('x')\nb{k} = f(1, 'two')",
+    "# a comment {k}",
+    "import os",
+    "@dec\ndef d{k}():\n    pass",
+    "if x{k}:\n    y = 1",
+    '"""A string {k}."""',
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_collapsed_groups_match_black(seed: int) -> None:
+    """Random top-level statements, mostly ones format_job sets aside, any blank lines apart."""
+    import random
+
+    rng = random.Random(seed)
+    weights = [6, 6, 1, 6, 6, 3, 1, 1, 1, 1, 1]
+    parts = ["import sys\n"]
+    for k in range(rng.randrange(3, 60)):
+        statement = rng.choices(_STATEMENTS, weights)[0].format(k=k)
+        parts.append("\n" * rng.choice([0, 1, 1, 2, 2, 3]) + statement + "\n")
+    text = "".join(parts)
+    assert format_job(text) == black.format_str(text, mode=MODE)

@@ -50,3 +50,23 @@ def test_no_cache_without_bytecode(prefix, monkeypatch) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     grammar.load_grammar("script")
     assert not prefix.exists()
+
+
+@pytest.mark.parametrize("names", [("script",), ("query", "script"), ("deploy", "query", "script")])
+def test_fast_build_is_parsimonious_build(names) -> None:
+    """build_grammar gives the rules, default rule and rule text of ``Grammar(text)``."""
+    text = grammar.grammar_text(*names)
+    fast, slow = grammar.build_grammar(text), grammar.Grammar(text)
+    assert type(fast) is type(slow)
+    assert list(fast) == list(slow)
+    assert [e.as_rule() for e in fast.values()] == [e.as_rule() for e in slow.values()]
+    assert fast.default_rule.name == slow.default_rule.name
+    assert str(fast) == str(slow)
+
+
+def test_rule_text_errors_are_parsimonious_own() -> None:
+    with pytest.raises(Exception) as fast:
+        grammar.build_grammar("a = (b")
+    with pytest.raises(Exception) as slow:
+        grammar.Grammar("a = (b")
+    assert type(fast.value) is type(slow.value) and str(fast.value) == str(slow.value)

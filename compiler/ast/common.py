@@ -8,6 +8,8 @@ compare by meaning. Rewrite with :func:`dataclasses.replace`.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -24,39 +26,71 @@ class Node:
 
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
-    def children(self) -> Iterator[Node]:
-        """Direct child nodes, in field order."""
-        for name in _child_fields(type(self)):
+    def children(self) -> list[Node]:
+        """Direct child nodes, in field order (fields that can only hold plain values are not
+        looked at: see :func:`child_fields`)."""
+        out: list[Node] = []
+        for name in child_fields(type(self)):
             value = getattr(self, name)
             if isinstance(value, Node):
-                yield value
-            elif isinstance(value, tuple):
-                yield from _nodes_in(value)
+                out.append(value)
+            elif isinstance(value, tuple) and value:
+                _add_nodes(out, value)
+        return out
 
     def walk(self) -> Iterator[Node]:
         """This node and all descendants, pre-order (an explicit stack: no generator per level)."""
         stack: list[Node] = [self]
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
+            node = pop()
             yield node
-            below = [*node.children()]
+            below = node.children()
             if below:
                 below.reverse()
-                stack.extend(below)
+                extend(below)
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
 
 
 @cache
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The field names of a node class that may hold children (all but ``span``), in order."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The field names of a node class that may hold children, in order: all but ``span`` and
+    those whose type annotation admits only plain values (str, int, float, bool, None, bytes,
+    Span, tuples and unions of these). An annotation that cannot be resolved or read counts as
+    one that may hold nodes, so a field is skipped only when its declared type rules nodes out
+    (tests/test_ast_children.py checks the declared types against real trees)."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - unresolvable annotations: keep every field
+        hints = {}
+    return tuple(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.name != "span" and (f.name not in hints or _may_hold_node(hints[f.name]))
+    )
 
 
-def _nodes_in(value: Any) -> Iterator[Node]:
-    if isinstance(value, Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _may_hold_node(tp: Any) -> bool:
+    """False only when annotation ``tp`` provably admits no :class:`Node` (conservative)."""
+    if tp in _PLAIN:
+        return False
+    origin = typing.get_origin(tp)
+    if origin is tuple or origin is typing.Union or origin is types.UnionType:
+        return any(_may_hold_node(arg) for arg in typing.get_args(tp) if arg is not Ellipsis)
+    if origin is typing.Literal:
+        return False
+    return True
+
+
+def _add_nodes(out: list[Node], value: tuple[Any, ...]) -> None:
+    """Append the nodes inside ``value`` (nested tuples flattened), in order."""
+    for item in value:
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _add_nodes(out, item)
 
 
 def transform(node: N, fn: Callable[[Node], Node]) -> N:
@@ -65,7 +99,7 @@ def transform(node: N, fn: Callable[[Node], Node]) -> N:
     Nodes whose children did not change are passed to ``fn`` unchanged (identity preserved).
     """
     changes: dict[str, Any] = {}
-    for name in _child_fields(type(node)):
+    for name in child_fields(type(node)):
         old = getattr(node, name)
         new = _transform_value(old, fn)
         if new is not old:

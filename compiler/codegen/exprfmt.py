@@ -12,6 +12,8 @@ non-None result is byte-identical to black's (tests/test_black_stable.py checks 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from black.strings import normalize_string_quotes
 
@@ -29,12 +31,22 @@ def layout_assignment(line: str) -> str | None:
         return None
     try:
         node = ast.parse(value, mode="eval").body
-        return "\n".join(_layout(f"{name} = ", node, value, "", 0))
+        return "\n".join(_layout(f"{name} = ", node, _Text(value), "", 0))
     except (SyntaxError, ValueError, RecursionError, _GiveUp):
         return None
 
 
-def _layout(prefix: str, node: ast.expr, text: str, suffix: str, indent: int) -> list[str]:
+@dataclass
+class _Text:
+    """The statement's value text, and the per-node results every enclosing level of
+    :func:`_layout` asks for again (flat text, magic commas below): each computed once."""
+
+    value: str
+    flat: dict[int, str] = field(default_factory=dict)
+    magic: dict[int, bool] = field(default_factory=dict)
+
+
+def _layout(prefix: str, node: ast.expr, text: _Text, suffix: str, indent: int) -> list[str]:
     """The lines of ``prefix + node + suffix`` at ``indent`` spaces."""
     flat = " " * indent + prefix + _flat(node, text) + suffix
     if len(flat) <= LINE_LENGTH and not _has_magic(node, text):
@@ -56,7 +68,7 @@ def _layout(prefix: str, node: ast.expr, text: str, suffix: str, indent: int) ->
     return [*lines, pad + closer + suffix]
 
 
-def _parts(node: ast.expr, text: str) -> tuple[str, list[tuple[str, ast.expr]], str]:
+def _parts(node: ast.expr, text: _Text) -> tuple[str, list[tuple[str, ast.expr]], str]:
     """A bracketed node's opening text, its items (prefix, value) and its closing bracket."""
     if isinstance(node, ast.Call):
         items = [("", a) for a in node.args] + [(f"{k.arg}=", k.value) for k in node.keywords]
@@ -66,7 +78,7 @@ def _parts(node: ast.expr, text: str) -> tuple[str, list[tuple[str, ast.expr]], 
             raise _GiveUp
         return _flat(node.func, text) + "(", items, ")"
     if isinstance(node, ast.Tuple | ast.List):
-        if text[node.col_offset] not in "([":
+        if text.value[node.col_offset] not in "([":
             raise _GiveUp  # a tuple without parentheses
         opener = "(" if isinstance(node, ast.Tuple) else "["
         return opener, [("", e) for e in node.elts], ")" if opener == "(" else "]"
@@ -81,8 +93,15 @@ def _parts(node: ast.expr, text: str) -> tuple[str, list[tuple[str, ast.expr]], 
     raise _GiveUp
 
 
-def _flat(node: ast.expr | None, text: str) -> str:
-    """``node`` on one line, spaced and quoted as black writes it."""
+def _flat(node: ast.expr | None, text: _Text) -> str:
+    """``node`` on one line, spaced and quoted as black writes it (once per node)."""
+    found = text.flat.get(id(node))
+    if found is None:
+        found = text.flat[id(node)] = _flat_once(node, text)
+    return found
+
+
+def _flat_once(node: ast.expr | None, text: _Text) -> str:
     if isinstance(node, ast.Constant):
         return _constant(node.value)
     if isinstance(node, ast.Name):
@@ -104,22 +123,34 @@ def _constant(value: object) -> str:
     if value is None or type(value) in (bool, int):
         return repr(value)
     if type(value) is str:
-        return normalize_string_quotes(repr(value))
+        return _quoted(repr(value))
     if type(value) is float and repr(value).replace(".", "").isdigit():
         return repr(value)
     raise _GiveUp
 
 
-def _magic(node: ast.expr, text: str) -> bool:
+@lru_cache(maxsize=8192)
+def _quoted(literal: str) -> str:
+    return normalize_string_quotes(literal)
+
+
+def _magic(node: ast.expr, text: _Text) -> bool:
     """Whether the source of ``node`` ends in a magic trailing comma (one-tuples' comma is not
     magic). The statement is one line, so column offsets index ``text``."""
     if not isinstance(node, ast.Call | ast.Tuple | ast.List | ast.Dict):
         return False
-    before = text[: node.end_col_offset - 1].rstrip()
+    before = text.value[: node.end_col_offset - 1].rstrip()
     if not before.endswith(","):
         return False
     return not (isinstance(node, ast.Tuple) and len(node.elts) == 1)
 
 
-def _has_magic(node: ast.expr, text: str) -> bool:
-    return any(_magic(n, text) for n in ast.walk(node) if isinstance(n, ast.expr))
+def _has_magic(node: ast.AST, text: _Text) -> bool:
+    """Whether ``node`` or an expression below it has a magic trailing comma (once per node)."""
+    found = text.magic.get(id(node))
+    if found is None:
+        found = (isinstance(node, ast.expr) and _magic(node, text)) or any(
+            _has_magic(child, text) for child in ast.iter_child_nodes(node)
+        )
+        text.magic[id(node)] = found
+    return found

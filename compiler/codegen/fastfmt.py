@@ -14,6 +14,7 @@ import re
 import black
 
 from .exprfmt import layout_assignment
+from .groupfmt import collapse, expand
 from .stablefmt import stable_defs
 
 LINE_LENGTH = 100
@@ -21,6 +22,9 @@ MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
 _CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*) = ([^\n]{90,})$", re.M)
 _DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)[^\n]*(?:\n [^\n]*)*", re.M)
+# A run of top-level one-line assignments (not the ``NAME = ()`` placeholders), between newlines.
+_ASSIGN = r"[A-Za-z_][A-Za-z0-9_]* = (?!\(\)\n)[^\n]*"
+_RUN = re.compile(rf"\n((?:{_ASSIGN}\n)*{_ASSIGN})\n")
 
 
 def _int_table(text: str) -> tuple[tuple[int, ...], ...] | None:
@@ -56,7 +60,11 @@ def format_job(text: str) -> str:
     top-level int-tuple table (black formats ``NAME = ()`` in its place: same statement kind,
     so the same blank lines; :func:`table_lines` lays it out) and each top-level ``def`` that
     :func:`stable_defs` lays out (black formats ``def …:`` with a ``pass`` body in its place),
-    and each long top-level ``NAME = <literal tree>`` that :func:`layout_assignment` lays out."""
+    each run of top-level one-line assignments it lays out (black formats one ``NAME = ()`` in
+    its place: an assignment like the run's first and last lines, which has no blank line inside,
+    so the same blank lines around it), and each long top-level ``NAME = <literal tree>`` that
+    :func:`layout_assignment` lays out. Like the tables and defs, a run is found by its text: the
+    generated job has no multi-line string whose lines look like top-level assignments."""
     tables: dict[str, tuple[tuple[int, ...], ...]] = {}
     defs: dict[str, str] = {}
     constants: dict[str, str] = {}  # long NAME = <literal tree> lines (exprfmt)
@@ -77,8 +85,9 @@ def format_job(text: str) -> str:
         return f"{found.group(1)} = ()"
 
     tabled = _CONSTANT.sub(set_constant_aside, _TABLE.sub(set_aside, text))
+    runs = [found.group(1) for found in _RUN.finditer(tabled)]
     chunks = [found.group(0) for found in _DEF.finditer(tabled)]
-    laid_out = dict(zip(chunks, stable_defs(chunks), strict=True))
+    laid_out = dict(zip(chunks + runs, stable_defs(chunks + runs), strict=True))
 
     def set_def_aside(found: re.Match[str]) -> str:
         laid = laid_out[found.group(0)]
@@ -88,7 +97,16 @@ def format_job(text: str) -> str:
         defs[f"\n{head}\n    pass\n"] = f"\n{laid}\n"
         return f"{head}\n    pass"
 
-    formatted = black.format_str(_DEF.sub(set_def_aside, tabled), mode=MODE)
+    def set_run_aside(found: re.Match[str]) -> str:
+        laid = laid_out[found.group(1)]
+        if laid is None:
+            return found.group(0)
+        mark = f"_tremorc_run_{len(defs)} = ()"
+        defs[f"\n{mark}\n"] = f"\n{laid}\n"
+        return f"\n{mark}\n"
+
+    skeleton = _DEF.sub(set_def_aside, _RUN.sub(set_run_aside, tabled))
+    formatted = _format_skeleton(skeleton, {key.strip("\n") for key in defs})
     pieces = {f"\n{name} = ()\n": f"\n{table_lines(name, v)}\n" for name, v in tables.items()}
     pieces.update(defs)
     pieces.update(constants)
@@ -97,13 +115,27 @@ def format_job(text: str) -> str:
     return _put_back(formatted, pieces) or black.format_str(text, mode=MODE)
 
 
+def _format_skeleton(skeleton: str, defs: set[str]) -> str:
+    """``black.format_str(skeleton)``, each group of placeholders collapsed while black runs
+    (:mod:`.groupfmt`)."""
+    collapsed, groups = collapse(skeleton, defs)
+    if groups:
+        expanded = expand(black.format_str(collapsed, mode=MODE), groups)
+        if expanded is not None:
+            return expanded
+    return black.format_str(skeleton, mode=MODE)
+
+
 def _put_back(formatted: str, pieces: dict[str, str]) -> str | None:
     """``formatted`` with each placeholder (a key, found exactly once) replaced by its piece, in
-    one pass; None when a placeholder is missing or repeated (an unexpected layout)."""
+    one pass; None when a placeholder is missing or repeated (an unexpected layout). Keys and
+    pieces are whole lines, ``\n`` at both ends: the closing ``\n`` is matched without being
+    consumed, so adjacent placeholders (sharing that ``\n``) are each found."""
     if not pieces:
         return formatted
-    pattern = re.compile("|".join(re.escape(key) for key in pieces))
+    lines = {key[:-1]: piece[:-1] for key, piece in pieces.items()}
+    pattern = re.compile("(?:" + "|".join(re.escape(key) for key in lines) + ")(?=\n)")
     found = pattern.findall(formatted)
-    if len(found) != len(pieces) or len(set(found)) != len(pieces):
+    if len(found) != len(lines) or len(set(found)) != len(lines):
         return None
-    return pattern.sub(lambda m: pieces[m.group(0)], formatted)
+    return pattern.sub(lambda m: lines[m.group(0)], formatted)

@@ -30,6 +30,8 @@ class Emitter:
     sources: dict[str, str] = field(default_factory=dict)  # source text -> constant name
     scopes: list[str] = field(default_factory=list)
     constants: list[str] = field(default_factory=list)
+    _taken: set[str] = field(default_factory=set)  # the scopes, as a set
+    _heads: set[str] = field(default_factory=set)  # every ``_``-prefix of a scope
 
     def scope(self, *parts: str) -> str:
         """A new code scope named after a node and its role (``select1_having``); a clash is
@@ -37,11 +39,20 @@ class Emitter:
         base = plan_identifier(*parts)
         first, _, rest = base.partition("_")
         name, counter = base, 1
-        while any(_overlaps(name, taken) for taken in self.scopes):
+        while self._overlaps(name):
             counter += 1
             name = f"{first}_{counter}_{rest}" if rest else f"{first}_{counter}"
         self.scopes.append(name)
+        self._taken.add(name)
+        self._heads.update(_prefixes(name))
         return name
+
+    def _overlaps(self, name: str) -> bool:
+        """Whether ``name`` equals a scope, is a ``_``-prefix of one, or has one as a
+        ``_``-prefix (set look-ups, not a scan of every scope)."""
+        if name in self._taken or name in self._heads:
+            return True
+        return any(prefix in self._taken for prefix in _prefixes(name))
 
     def constant(self, *parts: str) -> str:
         """A new uppercase module constant named after a node (``SELECT1``)."""
@@ -80,8 +91,9 @@ class Emitter:
         return generated.entry, sites, self.source_const(code.source)
 
 
-def _overlaps(name: str, taken: str) -> bool:
-    return name == taken or name.startswith(taken + "_") or taken.startswith(name + "_")
+def _prefixes(name: str) -> list[str]:
+    """``name`` cut before each of its ``_`` (``a_b_c``: ``a``, ``a_b``)."""
+    return [name[:i] for i, char in enumerate(name) if char == "_"]
 
 
 def group_code(group: G.Group, em: Emitter, node: str, role: str = "group_by") -> str:

@@ -142,9 +142,11 @@ def _space_before(
     return " "
 
 
+@lru_cache(maxsize=16384)
 def _code_line(line: str) -> str | Pending | None:
     """Black's form of one code line of a chunk (indentation kept), a long statement for black
-    to split (:class:`Pending`), or None."""
+    to split (:class:`Pending`), or None. Cached: a job repeats many lines (a third of them in
+    match's, half in the 10,000-line program's), and the result depends on the text alone."""
     body = line.lstrip(" ")
     tokens = _tokens(body)
     if not tokens or tokens[0][1] in _REJECT_LINE_START or tokens[0][0] == "str":
@@ -156,8 +158,20 @@ def _code_line(line: str) -> str | Pending | None:
     if len(out) <= LINE_LENGTH:
         return out
     indent = len(line) - len(body)
+    if _unsplittable_string(tokens, indent, out):
+        return out
     laid = _split_condition(tokens, indent) or _split_call(tokens, indent)
     return laid or _frame(out, indent, tokens[0][1])
+
+
+def _unsplittable_string(tokens: list[tuple[str, str]], indent: int, out: str) -> bool:
+    """Whether black leaves the long line ``out`` = ``name = "string"`` as it is: its only split
+    would put the string alone on a line one level deeper, and black does not split when that
+    line is still too long (an atom cannot be split further)."""
+    if len(tokens) != 3 or tokens[0][0] != "name" or tokens[1][1] != "=" or tokens[2][0] != "str":
+        return False
+    string = out[out.index("=") + 2 :]
+    return out.isascii() and indent + 4 + len(string) > LINE_LENGTH
 
 
 def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
@@ -173,6 +187,8 @@ def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
         depth -= token[1] in _CLOSE
         if depth < 0:
             return None  # the first parenthesis closes before the end
+        if depth == 0 and token[1] == "=":
+            return None  # a keyword argument: _render spaces a lone ``=`` as an assignment's
         if depth == 0 and token[1] == ",":
             args.append([])
         else:
@@ -306,8 +322,9 @@ def _split_all(pending: list[Pending]) -> list[str | None]:
 
 
 def stable_defs(chunks: list[str]) -> list[str | None]:
-    """Black's formatting of each chunk (a top-level ``def`` and its body, no trailing newline),
-    or None where it is not certain without black; long statements split in one black run."""
+    """Black's formatting of each chunk (a top-level ``def`` and its body, or a run of top-level
+    one-line assignments ``name = …``; no trailing newline), or None where it is not certain
+    without black; long statements split in one black run."""
     plans = [_plan(chunk) for chunk in chunks]
     pending = [item for plan in plans if plan for item in plan if isinstance(item, Pending)]
     split = dict(zip(map(id, pending), _split_all(pending), strict=True))
@@ -327,8 +344,10 @@ def _plan(chunk: str) -> list[str | Pending] | None:
     """The lines of ``chunk`` as black writes them, long statements left :class:`Pending`; None
     when its layout is not certain without black."""
     lines = chunk.split("\n")
-    if not lines[0].startswith("def ") or not chunk.isascii():
+    if not chunk.isascii():
         return None
+    if not lines[0].startswith("def "):
+        return _plan_assignments(lines)
     head = _code_line(lines[0][4:])
     if not isinstance(head, str) or "\n" in head or not head.endswith(":"):
         return None
@@ -362,10 +381,24 @@ def _plan(chunk: str) -> list[str | Pending] | None:
     return out if before and not _ends_block(out[code]) and not comment[-1] else None
 
 
+def _plan_assignments(lines: list[str]) -> list[str | Pending] | None:
+    """:func:`_plan` of a run of top-level one-line assignments ``name = …``."""
+    out: list[str | Pending] = []
+    for line in lines:
+        if not _ASSIGNMENT.match(line):
+            return None
+        rendered = _code_line(line)
+        if rendered is None:
+            return None
+        out.append(rendered)
+    return out
+
+
 def _ends_block(item: str | Pending) -> bool:
     """Whether a laid-out line (or a pending statement) opens a block."""
     return (item.line if isinstance(item, Pending) else item).endswith(":")
 
 
 _CLOSE = frozenset(")]}")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]* = ")
 _COMMENT = re.compile(r" *# \S(?:.*\S)?")

@@ -4,9 +4,9 @@
 rule of the first file is the default rule. Grammars are cached per name tuple in the process,
 and across processes as a pickle in this package's ``__pycache__`` (or under
 ``sys.pycache_prefix``), keyed by a hash of the grammar text, parsimonious's files (sizes, times)
-and the Python version: building one takes ~0.2 s, loading it ~1 ms. The cache sits where Python
-keeps the package's bytecode and is trusted as that bytecode is; it is not written when Python
-writes no bytecode, and an unreadable file is rebuilt.
+and the Python version: building one takes ~0.03 s (:func:`build_grammar`), loading it ~1 ms.
+The cache sits where Python keeps the package's bytecode and is trusted as that bytecode is; it
+is not written when Python writes no bytecode, and an unreadable file is rebuilt.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from pathlib import Path
 
 import parsimonious
 from parsimonious import Grammar
+from parsimonious.grammar import RuleVisitor, rule_grammar
+
+from ..parse.fastpeg import fast_match, fast_visit
 
 _HERE = Path(__file__).parent
 
@@ -51,9 +54,24 @@ def load_grammar(*names: str) -> Grammar:
         TypeError,
     ):
         pass
-    grammar = Grammar(text)
+    grammar = build_grammar(text)
     if not sys.dont_write_bytecode:
         _store(path, grammar)
+    return grammar
+
+
+def build_grammar(text: str) -> Grammar:
+    """``Grammar(text)``, with the rule text parsed by :mod:`~compiler.parse.fastpeg` (the same
+    tree as parsimonious', ~3x faster: this runs on every build when the cache cannot be
+    written). Rule text the fast matcher does not take goes to ``Grammar`` itself, which words
+    the error."""
+    tree = fast_match(rule_grammar.default_rule, text)
+    if tree is None:
+        return Grammar(text)
+    rules, first = fast_visit(RuleVisitor({}), tree)
+    grammar = Grammar.__new__(Grammar)  # as Grammar._copy does: the rules, then the default
+    super(Grammar, grammar).__init__(rules.items())
+    grammar.default_rule = first
     return grammar
 
 

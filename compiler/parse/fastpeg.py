@@ -8,7 +8,9 @@ recorder, so every syntax error is still produced (and worded) by the one slow p
 
 Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
 the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
-(named compound rules only) changes speed, never the result; regex terminals run on Python's
+(named compound rules and named regexes that match the empty text, parsimonious memoises every
+expression) changes speed, never the result: a memoised node may appear at several places of
+the tree, as in parsimonious' own trees; regex terminals run on Python's
 ``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious' own ``regex``.
 :func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any exception other than
 the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors
@@ -93,7 +95,7 @@ class _Compiler:
             return lambda pos: cell[0](pos)
         self.pending.add(key)
         matcher = self.make(expr)
-        if expr.name and not isinstance(expr, (Literal, Regex)):
+        if expr.name and (not isinstance(expr, (Literal, Regex)) or _skipper(expr)):
             matcher = _memoised(matcher)
         self.built[key] = matcher
         self.cells.setdefault(key, []).append(matcher)
@@ -117,6 +119,13 @@ class _Compiler:
         if kind is Quantifier:
             return _quantifier(expr, self.text, members[0])
         raise _Unsupported(kind.__name__)
+
+
+def _skipper(expr: Expression) -> bool:
+    """A regex that matches the empty text (the whitespace-and-comments rule ``_``): every level
+    of a precedence chain tries it at the same position, so it is worth memoising, unlike other
+    terminals (one regex call is cheaper than a memo look-up that mostly misses)."""
+    return isinstance(expr, Regex) and expr.re.match("") is not None
 
 
 def _memoised(matcher: Matcher) -> Matcher:
@@ -218,15 +227,21 @@ def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
 
 
 def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
-    """``visitor.visit(root)``: the same result, the methods looked up once per rule name."""
+    """``visitor.visit(root)``: the same result, the methods looked up once per rule name. A
+    visitor may have ``generic_for(name)``: what its ``generic_visit`` does with nodes of rule
+    ``name`` (it must agree with ``generic_visit``), so the dispatch on the name runs once."""
     methods: dict[str, Callable[[Node, list[Any]], Any]] = {}
     generic = visitor.generic_visit
+    generic_for = getattr(visitor, "generic_for", None)
 
     def visit(node: Node) -> Any:
         name = node.expr.name
         method = methods.get(name)
         if method is None:
-            method = methods[name] = getattr(visitor, "visit_" + name, generic)
+            method = getattr(visitor, "visit_" + name, None)
+            if method is None:
+                method = generic_for(name) if generic_for is not None else generic
+            methods[name] = method
         return method(node, [visit(child) for child in node.children])
 
     try:

@@ -30,7 +30,7 @@ from ..lex import Token, tokenize
 from ..source import Source, Span
 from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
 from .fastpeg import fast_match
-from .script import ScriptVisitor, span_of
+from .script import ScriptVisitor, lifted, span_of
 
 # --------------------------------------------------------------------------------------------
 # Expected-token reporting
@@ -248,10 +248,8 @@ _LIFTED = frozenset(
 class QueryVisitor(ScriptVisitor):
     """Build trickle AST nodes from a parse of ``query.ppeg`` + ``script.ppeg``."""
 
-    def generic_visit(self, node: PNode, visited_children: list[Any]) -> Any:
-        if node.expr_name in _LIFTED:
-            return visited_children[0]
-        return super().generic_visit(node, visited_children)
+    def generic_for(self, name: str) -> Callable[[PNode, list[Any]], Any]:
+        return lifted if name in _LIFTED else super().generic_for(name)
 
     def script_of(self, node: PNode, items: list[Any]) -> Script:
         """An embedded script from a ``script_items`` parse node and its visited items."""

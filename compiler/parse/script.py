@@ -10,6 +10,7 @@ operators, lists for repeated groups, and ``_Segs`` for path segment lists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from parsimonious import NodeVisitor
@@ -42,6 +43,19 @@ _BINARY_LEVELS = frozenset(
 _OPS = frozenset(
     "op_bxor op_band op_eq op_cmp op_shift op_add op_mul op_sign op_not fold_op pred_op".split()
 )
+
+
+def lifted(_node: PNode, visited_children: list[Any]) -> Any:
+    """A rule that only wraps one alternative: its visited child."""
+    return visited_children[0]
+
+
+def _stripped_text(node: PNode, _children: list[Any]) -> str:
+    return node.text.strip()
+
+
+def _children_or_node(node: PNode, visited_children: list[Any]) -> Any:
+    return visited_children or node
 
 
 def span_of(node: PNode) -> Span:
@@ -82,14 +96,21 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     # -- generic --------------------------------------------------------------------------------
 
     def generic_visit(self, node: PNode, visited_children: list[Any]) -> Any:
-        name = node.expr_name
+        return self.generic_for(node.expr_name)(node, visited_children)
+
+    def generic_for(self, name: str) -> Callable[[PNode, list[Any]], Any]:
+        """What :meth:`generic_visit` does with a node of rule ``name`` (a rule without its own
+        ``visit_`` method): :func:`~compiler.parse.fastpeg.fast_visit` asks once per rule."""
         if name in _LIFTED:
-            return visited_children[0]
+            return lifted
         if name in _OPS or name.startswith("kw_"):
-            return node.text.strip()
+            return _stripped_text
         if name in _BINARY_LEVELS:
-            return self.fold_binary(visited_children)
-        return visited_children or node
+            return self._fold_visited
+        return _children_or_node
+
+    def _fold_visited(self, _node: PNode, visited_children: list[Any]) -> ast.Expr:
+        return self.fold_binary(visited_children)
 
     def visit_(self, node: PNode, visited_children: list[Any]) -> Any:
         """An unnamed subexpression (``visit_`` + its empty name): what :meth:`generic_visit`

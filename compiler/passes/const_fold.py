@@ -41,7 +41,7 @@ from runtime_support.ops import binary, unary
 from runtime_support.paths import get_field, get_index, get_range
 
 from ..ast import script as ast
-from ..ast.common import Node
+from ..ast.common import Node, child_fields
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .stdlib_names import CONSTANTS, FUNCTIONS
@@ -107,13 +107,11 @@ class _Folder:
     def rebuild(self, node: Node, fold_self: bool = True) -> Node:
         """Rebuild ``node`` bottom-up, folding every foldable expression."""
         changes: dict[str, Any] = {}
-        for f in dataclasses.fields(node):
-            if f.name == "span":
-                continue
-            old = getattr(node, f.name)
-            new = self._rebuild_value(old, not _is_protected(node, f.name))
+        for name in child_fields(type(node)):  # plain-valued fields never change
+            old = getattr(node, name)
+            new = self._rebuild_value(old, not _is_protected(node, name))
             if new is not old:
-                changes[f.name] = new
+                changes[name] = new
         if changes:
             node = dataclasses.replace(node, **changes)
         return self.fold(node) if fold_self else node
