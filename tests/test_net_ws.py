@@ -258,9 +258,10 @@ def test_server_events_carry_their_connection(spark, tmp_path: Path) -> None:
     assert META_FLOW != SERVER_FLOW
     thread, port = start_server(spark, META_FLOW, tmp_path / "out", 2)
     with connect(f"ws://127.0.0.1:{port}") as one, connect(f"ws://127.0.0.1:{port}") as two:
+        # read before sending: once the flow has its two events it may close both sockets
+        ports = {1: one.local_address[1], 2: two.local_address[1]}
         one.send('{"c": 1}')
         two.send('{"c": 2}')
-        ports = {1: one.local_address[1], 2: two.local_address[1]}
         thread.join(300)
     got = {e["c"]: e["meta"] for e in part_lines(tmp_path / "out")}
     peer = {"tls": False, "peer": {"host": "127.0.0.1", "port": 0}}
