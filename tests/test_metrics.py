@@ -305,10 +305,15 @@ deploy flow main;
 
 
 @pytest.mark.spark
-def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path) -> None:
+@pytest.mark.parametrize("interval_s", [1, 10], ids=["1s", "10s-after-the-input"])
+def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path, interval_s: int) -> None:
     """A stream of three files (one per micro-batch): each micro-batch's counts are added up
     and emitted in a later micro-batch; the flow exits once the source's err count (the third
-    file) is reported. The last (largest) count per node and port is the batch run's."""
+    file) is reported. The last (largest) count per node and port is the batch run's. With a
+    10 s interval the last two files' counts are not due when they are counted and no input
+    comes after them: the metrics source asks for the micro-batch that reports them once they
+    are (before, the flow waited forever). Only two snapshots are emitted then, and the exit cuts
+    the output connector's count (after the source's err count in the second) at file 0's 1."""
     import os
 
     from runtime_support.stream_flow import run_stream_flow
@@ -321,6 +326,7 @@ def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path) -> None
         path.write_text("".join(line + "\n" for line in chunk))
         os.utime(path, (1_700_000_000 + number, 1_700_000_000 + number))
     text = FLOW.replace("end;\ndeploy flow main;\n", STREAM_EXIT)
+    text = text.replace("metrics_interval_s = 1", f"metrics_interval_s = {interval_s}")
     module = build(
         text, IN=folder, OUT=tmp_path / "out", ERR=tmp_path / "errs", METRICS=tmp_path / "m"
     )
@@ -333,7 +339,8 @@ def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path) -> None
         key = json.dumps(event["tags"], sort_keys=True)
         assert event["count"] >= last.get(key, 0)  # totals only grow
         last[key] = event["count"]
-    assert last == {json.dumps(e["tags"], sort_keys=True): e["count"] for e in EXPECTED}
+    expected = EXPECTED if interval_s == 1 else [*EXPECTED[:-1], conn("main::output", "in", 1)]
+    assert last == {json.dumps(e["tags"], sort_keys=True): e["count"] for e in expected}
 
 
 def test_custom_metrics_into_the_connector_are_rejected() -> None:

@@ -8,7 +8,11 @@ writes ``<checkpoint>/metrics/totals/<batch>.json``; when the reporters' totals 
 ``interval_s`` has passed since the last emission, it also writes ``emit/<batch>.json``: the
 metrics events of the totals. The source (a Python Data Source stream reader on the driver,
 offsets ``{"b": batch, "n": events so far}``) returns the events of the newest ``emit`` file in
-the next micro-batch. Files are written once (a replayed micro-batch keeps the first copy and
+the next micro-batch. Totals that changed before ``interval_s`` had passed are written down as
+``pending/<batch>.json`` (when they fall due); once that time has come and nothing was emitted
+since, the source moves its offset (``"p": batch``, no rows) so that Spark runs a micro-batch
+which emits them, as Tremor reports on its interval whether or not events arrive. Without it a
+flow whose last input came early in an interval would never report its final counts. Files are written once (a replayed micro-batch keeps the first copy and
 reads the same events), so counts are exact and at most one snapshot late.
 """
 
@@ -74,6 +78,9 @@ class MetricsRecorder:
             fresh = [_untimed(e) for e in events] != [_untimed(e) for e in last[1]["events"]]
             due = now - last[1]["ns"] >= self.spec.interval_s * 1_000_000_000
             if not (fresh and due):
+                if fresh:
+                    due_ns = last[1]["ns"] + self.spec.interval_s * 1_000_000_000
+                    _write_once(os.path.join(self.root, "pending", f"{batch_id}.json"), due_ns)
                 return
         emit = {"ns": now, "events": events}
         _write_once(os.path.join(self.root, "emit", f"{batch_id}.json"), emit)
@@ -86,10 +93,10 @@ def _untimed(event: dict) -> dict:
 def metrics_stream(spark: Any, checkpoint: str, ingest_ns: str) -> Any:
     """The streaming DataFrame ``seq, value, ingest_ns, origin`` of the emitted snapshots."""
     _register(spark)
-    folder = os.path.join(checkpoint, "metrics", "emit")
     return (
         spark.readStream.format("tremorc_metrics")
-        .option("folder", folder)
+        .option("folder", os.path.join(checkpoint, "metrics", "emit"))
+        .option("pending", os.path.join(checkpoint, "metrics", "pending"))
         .option("ingest_ns", ingest_ns)
         .load()
     )
@@ -109,10 +116,12 @@ def _reader_class() -> type:
     from pyspark.sql.datasource import SimpleDataSourceStreamReader
 
     class MetricsReader(SimpleDataSourceStreamReader):  # type: ignore[misc]
-        """Offsets ``{"b": emitted batch file, "n": events so far}``."""
+        """Offsets ``{"b": emitted batch file, "n": events so far}``, with ``"p": batch`` when
+        a micro-batch is asked for to emit the pending totals of that batch."""
 
         def __init__(self, options: dict[str, str]) -> None:
             self.folder = options["folder"]
+            self.pending = options["pending"]
             self.index_ns = options.get("ingest_ns") == "index"
 
         def initialOffset(self) -> dict:
@@ -121,9 +130,19 @@ def _reader_class() -> type:
         def read(self, start: dict) -> tuple[Iterator[tuple], dict]:
             newest = _newest(self.folder)
             if newest is None or newest[0] <= start["b"]:
-                return iter(()), start
+                return iter(()), self._due(start, -1 if newest is None else newest[0])
             rows = _rows(self.folder, newest[0], start["n"], self.index_ns)
             return iter(rows), {"b": newest[0], "n": start["n"] + len(rows)}
+
+        def _due(self, start: dict, emitted: int) -> dict:
+            """``start``, or with ``"p"`` when pending totals newer than the last emission
+            have fallen due and no micro-batch was asked for them yet."""
+            pending = _newest(self.pending)
+            if pending is None or pending[0] <= emitted or start.get("p") == pending[0]:
+                return start
+            if time.time_ns() < pending[1]:
+                return start
+            return {**start, "p": pending[0]}
 
         def readBetweenOffsets(self, start: dict, end: dict) -> Iterator[tuple]:
             if end["b"] == start["b"]:
