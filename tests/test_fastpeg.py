@@ -80,7 +80,10 @@ def test_fast_parse_matches_parsimonious(path: Path) -> None:
             assert (fast is None) == (slow is None)
             if fast is not None:
                 assert same_tree(fast, slow)
-                assert fast_visit(visitor(text), fast) == NodeVisitor.visit(visitor(text), slow)
+                ast = NodeVisitor.visit(visitor(text), slow)
+                assert fast_visit(visitor(text), fast) == ast
+                collapsed = fast_match(expr, text, visitor(text).collapsible())
+                assert fast_visit(visitor(text), collapsed) == ast
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -107,3 +110,45 @@ def test_fast_parse_agrees_on_edge_texts(text: str) -> None:
     assert (fast is None) == (slow is None)
     if fast is not None:
         assert same_tree(fast, slow)
+
+
+def test_collapsing_skips_the_levels_of_an_operand_without_operators() -> None:
+    """``1 + x`` has one ``expr_add`` node (with its operator); the nine other binary levels,
+    the unary wrappers and the primaries of the two operands are not built."""
+    text = "1 + x"
+    expr = load_grammar("script").default_rule
+    visitor = ScriptVisitor(text)
+    full, collapsed = fast_match(expr, text), fast_match(expr, text, visitor.collapsible())
+    assert count_names(full)["expr_or"] == 1 and count_names(full)["primary"] == 2
+    names = count_names(collapsed)
+    assert names["expr_add"] == 1
+    assert not names.keys() & {"expr_or", "expr_mul", "expr_unary", "primary", "primary_base"}
+    assert fast_visit(ScriptVisitor(text), collapsed) == fast_visit(ScriptVisitor(text), full)
+
+
+def test_a_visitor_of_its_own_keeps_the_rule() -> None:
+    """A subclass that visits a rule its own way (or folds operators its own way) takes those
+    rules out of ``collapsible``: its method must see their nodes."""
+
+    class Adds(ScriptVisitor):
+        def visit_expr_add(self, node, children):  # noqa: ANN001, ANN201 - a test double
+            return children
+
+    class Folds(ScriptVisitor):
+        def fold_binary(self, children):  # noqa: ANN001, ANN201 - a test double
+            return children[0]
+
+    assert "expr_add" in ScriptVisitor("").collapsible()
+    assert "expr_add" not in Adds("").collapsible() and "expr_mul" in Adds("").collapsible()
+    assert not Folds("").collapsible() & {"expr_or", "expr_add", "expr_mul"}
+    assert "primary" in Folds("").collapsible()
+
+
+def count_names(root: Node) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        counts[node.expr.name] += 1
+        stack.extend(node.children)
+    return counts

@@ -105,7 +105,7 @@ def parse_deploy(source: Source) -> d.Deploy:
         CompileError: for lexical and syntax errors (Tremor's messages and spans).
     """
     grammar = load_grammar(*_GRAMMAR)
-    return parse_with(grammar, None, source, DeployVisitor(source.text).build)
+    return parse_with(grammar, None, source, DeployVisitor(source.text))
 
 
 def parse_module(source: Source) -> d.Module:
@@ -115,7 +115,7 @@ def parse_module(source: Source) -> d.Module:
         CompileError: for lexical and syntax errors (Tremor's messages and spans).
     """
     grammar = load_grammar(*_GRAMMAR)
-    return parse_with(grammar, "module_file", source, DeployVisitor(source.text).build)
+    return parse_with(grammar, "module_file", source, DeployVisitor(source.text))
 
 
 __all__ = ["DeployVisitor", "parse_deploy", "parse_module"]

@@ -222,8 +222,11 @@ def syntax_error(text: str, pos: int, tokens: list[Token] | None = None) -> Comp
 MAX_SOURCE_CHARS = 1_000_000
 
 
-def parse_rule(grammar: Grammar, rule: str | None, source: Source) -> PNode:
-    """Parse all of ``source.text`` with ``rule`` (default rule if None), Tremor-style errors.
+def parse_rule(
+    grammar: Grammar, rule: str | None, source: Source, collapse: frozenset[str] = frozenset()
+) -> PNode:
+    """Parse all of ``source.text`` with ``rule`` (default rule if None), Tremor-style errors
+    (``collapse``: see :func:`~compiler.parse.fastpeg.fast_match`).
 
     The lexer runs first, as in Tremor, so lexical errors win over parse errors.
 
@@ -242,7 +245,7 @@ def parse_rule(grammar: Grammar, rule: str | None, source: Source) -> PNode:
     except CompileError as err:
         raise lexical_error(err, text).with_source(source) from None
     expr = grammar.default_rule if rule is None else grammar[rule]
-    fast = fast_match(expr, text)
+    fast = fast_match(expr, text, collapse)
     if fast is not None:
         return fast
     error = ParseError(text)

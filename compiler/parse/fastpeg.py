@@ -4,7 +4,9 @@
 them; it returns exactly the tree parsimonious' ``match_core`` would (the same ``Node`` and
 ``RegexNode`` objects, expressions, positions and children), or None when the text does not parse
 in full. It records no failures: on None the caller re-parses with parsimonious and its failure
-recorder, so every syntax error is still produced (and worded) by the one slow path.
+recorder, so every syntax error is still produced (and worded) by the one slow path. Asked to
+``collapse`` rules its visitor passes through, it leaves their nodes out (the same AST, half the
+nodes).
 
 Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
 the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
@@ -39,14 +41,23 @@ Matcher = Callable[[int], "Node | None"]
 _MISSING: Any = object()
 
 
-def fast_match(expr: Expression, text: str) -> Node | None:
+def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset()) -> Node | None:
     """The parse of all of ``text`` by ``expr`` as parsimonious builds it, or None if there is
     none (or the grammar uses an expression kind this matcher does not know, or recursion runs
-    out: the caller's slow path then decides)."""
+    out: the caller's slow path then decides).
+
+    ``collapse``: rules (named sequences or choices) whose node is replaced by its first child
+    when every later child matched the empty text, which the visitor must visit as that child
+    (a choice has one child, always). Half the nodes of a program are the precedence levels an
+    operand passes through with no operator (``expr_or`` … ``expr_mul``, ``primary`` without
+    segments); collapsed, they are neither built nor visited."""
+    compiler = _Compiler(text, collapse)
     try:
-        node = _Compiler(text).get(expr)(0)
+        node = compiler.get(expr)(0)
     except (_Unsupported, RecursionError):
         return None
+    finally:
+        compiler.release()
     if node is None or node.end != len(text):
         return None
     return node
@@ -77,12 +88,14 @@ def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
 class _Compiler:
     """One closure per expression of a grammar, for one text; cycles go through a cell."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, collapse: frozenset[str] = frozenset()) -> None:
         self.text = text
+        self.collapse = collapse
         self.plain = _PLAIN.fullmatch(text) is not None
         self.built: dict[int, Matcher] = {}
         self.cells: dict[int, list[Matcher]] = {}
         self.pending: set[int] = set()
+        self.memos: list[dict[int, Node | None]] = []
 
     def get(self, expr: Expression) -> Matcher:
         """The matcher of ``expr`` (an indirection while ``expr`` itself is being built)."""
@@ -96,10 +109,20 @@ class _Compiler:
         self.pending.add(key)
         matcher = self.make(expr)
         if expr.name and (not isinstance(expr, (Literal, Regex)) or _skipper(expr)):
-            matcher = _memoised(matcher)
+            matcher = _memoised(matcher, self.memos)
         self.built[key] = matcher
         self.cells.setdefault(key, []).append(matcher)
         return matcher
+
+    def release(self) -> None:
+        """Empty the memos and break the matchers' reference cycles (rules refer to each other
+        through cells): the parse tree's nodes then go with their last reference instead of
+        waiting, a million of them for a 10,000-line program, for the cyclic collector."""
+        for memo in self.memos:
+            memo.clear()
+        for cell in self.cells.values():
+            cell.clear()
+        self.built.clear()
 
     def make(self, expr: Expression) -> Matcher:
         """The unmemoised matcher of ``expr``, by kind."""
@@ -110,10 +133,11 @@ class _Compiler:
             fast = _stdlib_re(expr) if self.plain else None
             return _regex(expr, self.text, fast or expr.re)
         members = [self.get(m) for m in getattr(expr, "members", ())]
+        collapsed = expr.name in self.collapse
         if kind is Sequence:
-            return _sequence(expr, self.text, members)
+            return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
-            return _one_of(expr, self.text, members)
+            return (_first_of if collapsed else _one_of)(expr, self.text, members)
         if kind is Lookahead:
             return _lookahead(expr, self.text, members[0])
         if kind is Quantifier:
@@ -128,8 +152,9 @@ def _skipper(expr: Expression) -> bool:
     return isinstance(expr, Regex) and expr.re.match("") is not None
 
 
-def _memoised(matcher: Matcher) -> Matcher:
+def _memoised(matcher: Matcher, memos: list[dict[int, Node | None]]) -> Matcher:
     memo: dict[int, Node | None] = {}
+    memos.append(memo)
     get = memo.get
 
     def match(pos: int) -> Node | None:
@@ -179,6 +204,42 @@ def _sequence(expr: Sequence, text: str, members: list[Matcher]) -> Matcher:
             children.append(node)
             end = node.end
         return Node(expr, text, pos, end, children)
+
+    return match
+
+
+def _collapsing_sequence(expr: Sequence, text: str, members: list[Matcher]) -> Matcher:
+    """:func:`_sequence`, but the first child itself when the others matched nothing."""
+    first, rest = members[0], members[1:]
+
+    def match(pos: int) -> Node | None:
+        head = first(pos)
+        if head is None:
+            return None
+        children = [head]
+        end = head.end
+        for member in rest:
+            node = member(end)
+            if node is None:
+                return None
+            children.append(node)
+            end = node.end
+        if end == head.end:
+            return head
+        return Node(expr, text, pos, end, children)
+
+    return match
+
+
+def _first_of(_expr: OneOf, _text: str, members: list[Matcher]) -> Matcher:
+    """:func:`_one_of` without its own node: the matching alternative's."""
+
+    def match(pos: int) -> Node | None:
+        for member in members:
+            node = member(pos)
+            if node is not None:
+                return node
+        return None
 
     return match
 

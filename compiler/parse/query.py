@@ -168,10 +168,9 @@ def syntax_error(text: str, recorder: FailureRecorder, tokens: list[Token]) -> C
     )
 
 
-def parse_with(
-    grammar: Grammar, rule: str | None, source: Source, build: Callable[[PNode], Any]
-) -> Any:
-    """Lex, parse all of ``source`` with ``rule`` (default rule if None), then ``build`` the AST.
+def parse_with(grammar: Grammar, rule: str | None, source: Source, visitor: ScriptVisitor) -> Any:
+    """Lex, parse all of ``source`` with ``rule`` (default rule if None), then build the AST
+    with ``visitor``.
 
     Raises:
         CompileError: lexical or syntax error (``source`` attached); nothing else escapes.
@@ -184,13 +183,13 @@ def parse_with(
         except CompileError as err:
             raise lexical_error(err, text) from None
         expr = grammar.default_rule if rule is None else grammar[rule]
-        node = fast_match(expr, text)
+        node = fast_match(expr, text, visitor.collapsible())
         if node is None:  # the slow path names the failure
             recorder = FailureRecorder(lookahead_terminals(grammar))
             node = expr.match_core(text, 0, defaultdict(dict), recorder)
             if node is None or node.end < len(text):
                 raise syntax_error(text, recorder, tokens)
-        return build(node)
+        return visitor.build(node)
 
     return run_guarded(run, source)
 
@@ -456,4 +455,4 @@ def parse_query(source: Source) -> q.Query:
             escapes, whatever the input.
     """
     grammar = load_grammar("query", "script")
-    return parse_with(grammar, None, source, QueryVisitor(source.text).build)
+    return parse_with(grammar, None, source, QueryVisitor(source.text))

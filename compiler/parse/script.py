@@ -78,6 +78,12 @@ def _first_and_rest(children: list[Any], index: int = 3) -> list[Any]:
     return [children[0], *_rest(children[1], index)]
 
 
+#: Candidates of :meth:`ScriptVisitor.collapsible`.
+_COLLAPSIBLE = (
+    _LIFTED | _BINARY_LEVELS | {"expr_imut", "expr_unary", "expr_not", "expr_present", "primary"}
+)
+
+
 class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     """Build tremor-script AST nodes from a parse of ``script.ppeg``.
 
@@ -92,6 +98,27 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def build(self, root: PNode) -> Any:
         """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`)."""
         return fast_visit(self, root)
+
+    def collapsible(self) -> frozenset[str]:
+        """The rules whose node the fast matcher may replace by its first child when the other
+        children matched the empty text (``fast_match``'s ``collapse``): this visitor gives
+        such a node its first child's value (lifted rules, the unary wrappers, a binary level
+        without an operator, a primary without segments). A subclass that visits one of them
+        its own way takes it out of the set."""
+        cls = type(self)
+        base = ScriptVisitor
+
+        def as_script_visits(name: str) -> bool:
+            method = "visit_" + name
+            if getattr(cls, method, None) is not getattr(base, method, None):
+                return False
+            if name == "primary":  # returns its base when the segments visit to []
+                return cls.visit_segments is base.visit_segments
+            if name in _BINARY_LEVELS and cls.fold_binary is not base.fold_binary:
+                return False
+            return hasattr(cls, method) or self.generic_for(name) == base.generic_for(self, name)
+
+        return frozenset(filter(as_script_visits, _COLLAPSIBLE))
 
     # -- generic --------------------------------------------------------------------------------
 
@@ -699,7 +726,7 @@ def parse_script(source: Source) -> ast.Script:
     grammar = load_grammar("script")
 
     def run() -> ast.Script:
-        tree = parse_rule(grammar, None, source)
-        return ScriptVisitor(source.text).build(tree)
+        visitor = ScriptVisitor(source.text)
+        return visitor.build(parse_rule(grammar, None, source, visitor.collapsible()))
 
     return run_guarded(run, source)
