@@ -134,6 +134,10 @@ class _Compiler:
             return _regex(expr, self.text, fast or expr.re)
         members = [self.get(m) for m in getattr(expr, "members", ())]
         collapsed = expr.name in self.collapse
+        if kind is Sequence and collapsed and _is_level(expr):
+            return _collapsing_level(
+                expr, self.text, members[0], self.get(expr.members[1].members[0])
+            )
         if kind is Sequence:
             return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
@@ -227,6 +231,51 @@ def _collapsing_sequence(expr: Sequence, text: str, members: list[Matcher]) -> M
         if end == head.end:
             return head
         return Node(expr, text, pos, end, children)
+
+    return match
+
+
+def _is_level(expr: Sequence) -> bool:
+    """``first (…)*``: a precedence level (an operand, then operators and operands)."""
+    rest = expr.members[1:]
+    return (
+        len(rest) == 1
+        and type(rest[0]) is Quantifier
+        and (rest[0].min, rest[0].max) == (0, float("inf"))
+        and not rest[0].name
+    )
+
+
+def _collapsing_level(expr: Sequence, text: str, first: Matcher, member: Matcher) -> Matcher:
+    """:func:`_collapsing_sequence` of ``first (member)*`` with the quantifier inlined: when the
+    repetition matches nothing (an operand without operator, the common case) no node is built
+    for it. Otherwise the quantifier's node is :func:`_quantifier`'s."""
+    repeat, size = expr.members[1], len(text)
+
+    def match(pos: int) -> Node | None:
+        head = first(pos)
+        if head is None:
+            return None
+        start = end = head.end
+        if end >= size:
+            return head
+        node = member(end)
+        if node is None:
+            return head
+        children = [node]
+        while node.end != node.start:
+            end = node.end
+            if end >= size:
+                break
+            node = member(end)
+            if node is None:
+                break
+            children.append(node)
+        else:
+            end = node.end
+        if end == start:
+            return head
+        return Node(expr, text, pos, end, [head, Node(repeat, text, start, end, children)])
 
     return match
 
