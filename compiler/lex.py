@@ -2,7 +2,8 @@
 
 The parser proper is a parsimonious grammar over the raw text (``grammar/script.ppeg``). Tremor
 lexes the whole file before parsing, so lexical errors win over parse errors; ``tokenize`` is run
-first for that reason, and its tokens are used again to name the token at a parse failure.
+first for that reason (unless :func:`lexes_cleanly` shows it cannot fail: then only on a parse
+failure), and its tokens are used again to name the token at a parse failure.
 
 Invariants: tokens are in source order and never overlap; a string or heredoc yields a ``"``/
 ``\"\"\"`` token, its literal pieces (kind ``str``) and the tokens of each interpolation.
@@ -195,7 +196,9 @@ class Lexer:
         kind = (
             "moddoc"
             if text.startswith("###", start)
-            else "doc" if text.startswith("##", start) else ""
+            else "doc"
+            if text.startswith("##", start)
+            else ""
         )
         if kind:
             self.add(kind, start, end)
@@ -439,6 +442,28 @@ class Lexer:
             bar,
             _line_end(self.text, bar),
         )
+
+
+# Texts the lexer surely accepts: ASCII whitespace, comments (not ``#!``), ASCII identifiers not
+# opening an extractor, ``_``, decimal numbers without ``_`` below 2**64 (ints of at most 19
+# digits) followed by no identifier character, one-line strings with simple escapes and no
+# interpolation, and punctuation other than ``|`` and the backtick. Anything else (heredocs,
+# extractors, hex, interpolation, non-ASCII, ``#!config``) is left to the lexer itself.
+_LEXES = re.compile(
+    r"(?:[ \t\r\n\f\v]++"
+    r"|#(?!!)[^\n]*+"
+    r"|[A-Za-z][A-Za-z0-9_]*+(?!\|)"
+    r"|_"
+    r"|[0-9]{1,19}+(?:\.[0-9]++(?:e[+-]?[0-9]++)?)?+(?![0-9A-Za-z_])"
+    r'|"(?!"")(?:[^"\\#\n]|\\["\\#bfnrt]|#(?!\{))*+"'
+    r"|[()\[\]{},;:.$=<>+\-*/%&^!~])*+"
+)
+
+
+def lexes_cleanly(text: str) -> bool:
+    """Whether :func:`tokenize` surely accepts ``text`` (False: it may or may not). A parser
+    that needs the tokens only to word a syntax error then tokenizes only on a failure."""
+    return _LEXES.fullmatch(text) is not None
 
 
 def tokenize(text: str) -> list[Token]:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compiler.diagnostics import CompileError
-from compiler.lex import extractor_rule, tokenize
+from compiler.lex import extractor_rule, lexes_cleanly, tokenize
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -55,6 +57,7 @@ def test_numbers() -> None:
     ],
 )
 def test_lexical_errors(text: str, message: str, span: tuple[int, int]) -> None:
+    assert not lexes_cleanly(text)
     with pytest.raises(CompileError) as info:
         tokenize(text)
     assert info.value.message == message
@@ -76,3 +79,88 @@ def test_int_overflow_is_lexical() -> None:
 def test_extractor_rule_escapes_and_continuation() -> None:
     assert extractor_rule("\\\\d+\\|x") == "\\d+|x"
     assert extractor_rule("\\\n   a b \\\n   c") == "a b c"
+
+
+# Pieces near every edge of the lexer: numbers and what follows them, escapes, interpolation,
+# extractors, comments, heredoc quotes, non-ASCII.
+PIECES = st.sampled_from(
+    [
+        " ",
+        "\n",
+        "\t",
+        "\x0b",
+        "\x00",
+        "a",
+        "Z",
+        "_",
+        "x1",
+        "e",
+        "é",
+        "0",
+        "9",
+        "19",
+        "0x",
+        "1.5",
+        "1.",
+        ".5",
+        "e+",
+        "e-3",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1844674407370955161",
+        '"',
+        '""',
+        '"""',
+        "\\",
+        "\\n",
+        "\\u",
+        "#",
+        "#{",
+        "#!",
+        "##",
+        "#!config ",
+        "|",
+        "`",
+        "'",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        ";",
+        ":",
+        ".",
+        "$",
+        "=",
+        "<",
+        ">",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "&",
+        "^",
+        "!",
+        "~",
+        "@",
+        "?",
+    ]
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(PIECES, max_size=12).map("".join))
+def test_a_text_that_lexes_cleanly_is_accepted_by_the_lexer(text: str) -> None:
+    """``lexes_cleanly`` may say False of a good text, never True of a bad one: a parser skips
+    the lexer on True (and would miss its error)."""
+    if lexes_cleanly(text):
+        tokenize(text)
+
+
+def test_plain_programs_lex_cleanly() -> None:
+    """The common case is recognised (else the check saves nothing)."""
+    assert lexes_cleanly('let a = event.b[1] + 2.5e3; # note\nemit {"x": "y\\n#z"} => "out"')
+    assert not lexes_cleanly('let a = "#{event}"')  # interpolation: the lexer decides

@@ -22,7 +22,7 @@ from parsimonious.exceptions import ParseError
 from parsimonious.nodes import Node as PNode
 
 from ..diagnostics import CompileError
-from ..lex import KEYWORDS, Token, tokenize
+from ..lex import KEYWORDS, Token, lexes_cleanly, tokenize
 from ..source import Source, Span
 from .fastpeg import fast_match
 
@@ -240,10 +240,12 @@ def parse_rule(
             f"{MAX_SOURCE_CHARS})",
             source=source,
         )
-    try:
-        tokens = tokenize(text)
-    except CompileError as err:
-        raise lexical_error(err, text).with_source(source) from None
+    tokens = None
+    if not lexes_cleanly(text):  # else the tokens are only needed to word a syntax error
+        try:
+            tokens = tokenize(text)
+        except CompileError as err:
+            raise lexical_error(err, text).with_source(source) from None
     expr = grammar.default_rule if rule is None else grammar[rule]
     fast = fast_match(expr, text, collapse)
     if fast is not None:
@@ -252,6 +254,7 @@ def parse_rule(
     node = expr.match_core(text, 0, defaultdict(dict), error)
     if node is None or node.end < len(text):
         pos = max(error.pos, node.end if node is not None else 0)
+        tokens = tokenize(text) if tokens is None else tokens
         raise syntax_error(text, pos, tokens).with_source(source)
     return node
 

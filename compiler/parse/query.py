@@ -26,7 +26,7 @@ from ..ast import query as q
 from ..ast.script import Expr, Script
 from ..diagnostics import CompileError
 from ..grammar import load_grammar
-from ..lex import Token, tokenize
+from ..lex import Token, lexes_cleanly, tokenize
 from ..source import Source, Span
 from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
 from .fastpeg import fast_match
@@ -178,17 +178,19 @@ def parse_with(grammar: Grammar, rule: str | None, source: Source, visitor: Scri
 
     def run() -> Any:
         text = source.text
-        try:
-            tokens = tokenize(text)
-        except CompileError as err:
-            raise lexical_error(err, text) from None
+        tokens = None
+        if not lexes_cleanly(text):  # else the tokens are only needed to word a syntax error
+            try:
+                tokens = tokenize(text)
+            except CompileError as err:
+                raise lexical_error(err, text) from None
         expr = grammar.default_rule if rule is None else grammar[rule]
         node = fast_match(expr, text, visitor.collapsible())
         if node is None:  # the slow path names the failure
             recorder = FailureRecorder(lookahead_terminals(grammar))
             node = expr.match_core(text, 0, defaultdict(dict), recorder)
             if node is None or node.end < len(text):
-                raise syntax_error(text, recorder, tokens)
+                raise syntax_error(text, recorder, tokenize(text) if tokens is None else tokens)
         return visitor.build(node)
 
     return run_guarded(run, source)
