@@ -5,7 +5,7 @@ from __future__ import annotations
 import black
 import pytest
 
-from compiler.codegen.fastfmt import MODE, format_job
+from compiler.codegen.fastfmt import MODE, _int_table, format_job
 
 HEAD = '# header\nimport sys\n\nSOURCE = "x"\n'
 TAIL = "\n\ndef run(a):\n    return (a, SCRIPT_SITES)\n"
@@ -113,3 +113,18 @@ def test_collapsed_groups_match_black(seed: int) -> None:
         parts.append("\n" * rng.choice([0, 1, 1, 2, 2, 3]) + statement + "\n")
     text = "".join(parts)
     assert format_job(text) == black.format_str(text, mode=MODE)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [((1, 2),), ((1,),), ((1, -2, 3), (4, 5, 6)), ((0,), (-7, 8)), ((1, 2),) * 3],
+)
+def test_int_tables_are_read_back(value: tuple[tuple[int, ...], ...]) -> None:
+    assert _int_table(repr(value)) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["((1, 2), (3, 'a'))", "((1, 2), ())", "((1,  2),)", "((1.5, 2),)", "((01, 2),)", "()"]
+)
+def test_other_texts_are_not_int_tables(text: str) -> None:
+    assert _int_table(text) is None

@@ -8,7 +8,6 @@ to ``black.format_str`` on the whole text (tests/test_fastfmt.py checks it again
 
 from __future__ import annotations
 
-import ast
 import re
 
 import black
@@ -27,12 +26,20 @@ _ASSIGN = r"[A-Za-z_][A-Za-z0-9_]* = (?!\(\)\n)[^\n]*"
 _RUN = re.compile(rf"\n((?:{_ASSIGN}\n)*{_ASSIGN})\n")
 
 
+_INT_ROW = r"\(-?[0-9]+(?:, -?[0-9]+)*,?\)"
+_INT_TABLE = re.compile(rf"\({_INT_ROW}(?:, {_INT_ROW})*,?\)")
+_ROW_ITEMS = re.compile(r"\(([^()]*)\)")
+
+
 def _int_table(text: str) -> tuple[tuple[int, ...], ...] | None:
-    """The value of ``text`` if it is exactly the ``repr`` of a non-empty tuple of int tuples."""
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    """The value of ``text`` if it is exactly the ``repr`` of a non-empty tuple of int tuples
+    (read by a regex: ``ast.literal_eval`` took a fifth of a large job's formatting)."""
+    if _INT_TABLE.fullmatch(text) is None:
         return None
+    value = tuple(
+        tuple(int(item) for item in row.split(",") if item.strip())
+        for row in _ROW_ITEMS.findall(text[1:-1])
+    )
     good = (
         isinstance(value, tuple)
         and len(value) > 0

@@ -62,8 +62,8 @@ def topological(plan: Plan) -> list[str]:
     while ready:
         name = plan.nodes[heapq.heappop(ready)].name
         result.append(name)
-        for edge in plan.edges:
-            if edge.source[0] == name and edge.target[0] != name:
+        for edge in plan.outputs(name):
+            if edge.target[0] != name:
                 waiting[edge.target[0]] -= 1
                 if waiting[edge.target[0]] == 0:
                     heapq.heappush(ready, order[edge.target[0]])
