@@ -196,9 +196,7 @@ class Lexer:
         kind = (
             "moddoc"
             if text.startswith("###", start)
-            else "doc"
-            if text.startswith("##", start)
-            else ""
+            else "doc" if text.startswith("##", start) else ""
         )
         if kind:
             self.add(kind, start, end)

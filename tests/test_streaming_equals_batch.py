@@ -4,9 +4,9 @@ file per micro-batch, at least three when there are three events) and ended with
 end-of-input signal (``--flush``), give exactly the batch job's outputs: the same
 ``(port, seq, sub, value)`` rows, hence the same events in the same order on every port (the
 end-of-input tick included); a job with a flush-transparent batch, at other positions, the same
-events in the same order on every port. The 50 corpus queries take about 20 minutes on two cores: they are
-marked ``long`` (``python3 -m pytest -q -m long``); CI runs the golden, script, synthetic and
-window-extension programs."""
+events in the same order on every port. The 50 corpus queries take about 20 minutes on two
+cores: they are marked ``long`` (``python3 -m pytest -q -m long``); CI runs the golden, script,
+synthetic and window-extension programs."""
 
 from __future__ import annotations
 

@@ -12,8 +12,9 @@ the next micro-batch. Totals that changed before ``interval_s`` had passed are w
 ``pending/<batch>.json`` (when they fall due); once that time has come and nothing was emitted
 since, the source moves its offset (``"p": batch``, no rows) so that Spark runs a micro-batch
 which emits them, as Tremor reports on its interval whether or not events arrive. Without it a
-flow whose last input came early in an interval would never report its final counts. Files are written once (a replayed micro-batch keeps the first copy and
-reads the same events), so counts are exact and at most one snapshot late.
+flow whose last input came early in an interval would never report its final counts. Files are
+written once (a replayed micro-batch keeps the first copy and reads the same events), so counts
+are exact and at most one snapshot late.
 """
 
 from __future__ import annotations
