@@ -55,7 +55,10 @@ from tag[three, span]
 group by event.k
 into out;
 """
-FILES, PER_FILE, KEYS = 20, 12, 5
+# 40 files, two per micro-batch: 20 batches, enough that five kills (each after at least one
+# commit and at most a second more) land before the stream runs out on a fast machine too (with
+# 20 files a quiet machine finished in four attempts).
+FILES, PER_FILE, KEYS = 40, 6, 5
 KILLS, SEED = 5, 20261124
 PORTS = ("out", "err", "error_log")
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -104,7 +107,7 @@ def _run_with_kills(job: Path, work: Path, rng: random.Random) -> int:
         before = _commits(work)
         while _commits(work) == before and process.poll() is None:
             time.sleep(0.05)
-        time.sleep(rng.uniform(0.0, 3.0))
+        time.sleep(rng.uniform(0.0, 1.0))
         if process.poll() is not None:  # ran out of files before the kill: no more kills
             _finish(process)
             return kills
