@@ -152,3 +152,24 @@ def count_names(root: Node) -> dict[str, int]:
         counts[node.expr.name] += 1
         stack.extend(node.children)
     return counts
+
+
+def test_first_characters_are_known_only_where_certain() -> None:
+    """The operator guard of a precedence level skips the operator's matcher only on a
+    character that no match can start with."""
+    from parsimonious import Grammar
+
+    from compiler.parse.fastpeg import _first_chars
+
+    grammar = Grammar(r"""
+        ops = "==" / "!=" / ("<" !"<")
+        kw = ~r"or(?!\w)"
+        starry = ~r"a*b"
+        either = ~r"x|y"
+        loose = ~r"and"i
+        maybe = "a"?
+        """)
+    assert _first_chars(grammar["ops"], set()) == {"=", "!", "<"}
+    assert _first_chars(grammar["kw"], set()) == {"o"}
+    for name in ("starry", "either", "loose", "maybe"):
+        assert _first_chars(grammar[name], set()) is None, name

@@ -124,6 +124,28 @@ class _Compiler:
             cell.clear()
         self.built.clear()
 
+    def _guarded(self, expr: Expression, matcher: Matcher) -> Matcher:
+        """``matcher`` of ``expr``, or when ``expr`` is ``skipper op …`` with the first characters
+        of ``op`` known, a matcher that fails without calling it when the character after the
+        skipped text is none of them (an operand followed by no operator of this level)."""
+        if type(expr) is not Sequence or len(expr.members) < 2 or not _skipper(expr.members[0]):
+            return matcher
+        first = _first_chars(expr.members[1], set())
+        if not first:
+            return matcher
+        skip, text, size = self.get(expr.members[0]), self.text, len(self.text)
+
+        def match(pos: int) -> Node | None:
+            skipped = skip(pos)
+            if skipped is None:
+                return None
+            at = skipped.end
+            if at >= size or text[at] not in first:
+                return None
+            return matcher(pos)
+
+        return match
+
     def make(self, expr: Expression) -> Matcher:
         """The unmemoised matcher of ``expr``, by kind."""
         kind = type(expr)
@@ -135,9 +157,9 @@ class _Compiler:
         members = [self.get(m) for m in getattr(expr, "members", ())]
         collapsed = expr.name in self.collapse
         if kind is Sequence and collapsed and _is_level(expr):
-            return _collapsing_level(
-                expr, self.text, members[0], self.get(expr.members[1].members[0])
-            )
+            repeated = expr.members[1].members[0]
+            member = self._guarded(repeated, self.get(repeated))
+            return _collapsing_level(expr, self.text, members[0], member)
         if kind is Sequence:
             return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
@@ -233,6 +255,33 @@ def _collapsing_sequence(expr: Sequence, text: str, members: list[Matcher]) -> M
         return Node(expr, text, pos, end, children)
 
     return match
+
+
+def _first_chars(expr: Expression, seen: set[int]) -> frozenset[str] | None:
+    """The characters a match of ``expr`` can start with, when they are known and it cannot
+    match the empty text; None otherwise (unknown kinds, lookaheads, repetitions, regexes that
+    do not start with a plain character, cycles)."""
+    if id(expr) in seen:
+        return None
+    seen.add(id(expr))
+    kind = type(expr)
+    if kind is Literal:
+        return frozenset(expr.literal[0]) if expr.literal else None
+    if kind is Regex:
+        pattern = expr.re.pattern
+        plain = (
+            pattern[:1].isalnum()
+            and pattern[1:2] not in ("*", "?", "+", "{")
+            and "|" not in pattern
+            and not expr.re.flags & re.IGNORECASE
+        )
+        return frozenset(pattern[0]) if plain else None
+    if kind is OneOf:
+        found = [_first_chars(member, seen) for member in expr.members]
+        return None if any(f is None for f in found) else frozenset().union(*found)
+    if kind is Sequence and expr.members:
+        return _first_chars(expr.members[0], seen)
+    return None
 
 
 def _is_level(expr: Sequence) -> bool:
