@@ -128,3 +128,15 @@ def test_int_tables_are_read_back(value: tuple[tuple[int, ...], ...]) -> None:
 )
 def test_other_texts_are_not_int_tables(text: str) -> None:
     assert _int_table(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"plain"', '"it\'s"', "'single'", '"esc\\"aped"', "'mixed \"q\"'", '""', 'b"x"', '"a\\\\b"'],
+)
+def test_string_literals_take_blacks_quotes(text: str) -> None:
+    from black.strings import normalize_string_quotes
+
+    from compiler.codegen.stablefmt import _string
+
+    assert _string(text) == normalize_string_quotes(text)

@@ -136,13 +136,31 @@ def _format_skeleton(skeleton: str, defs: set[str]) -> str:
 def _put_back(formatted: str, pieces: dict[str, str]) -> str | None:
     """``formatted`` with each placeholder (a key, found exactly once) replaced by its piece, in
     one pass; None when a placeholder is missing or repeated (an unexpected layout). Keys and
-    pieces are whole lines, ``\n`` at both ends: the closing ``\n`` is matched without being
-    consumed, so adjacent placeholders (sharing that ``\n``) are each found."""
+    pieces are whole lines, ``\n`` at both ends: a key is found where its lines follow a newline
+    and are followed by one (never the text's first or last line), adjacent placeholders each.
+    Matched line by line: a regex alternation of a large job's ~1,000 keys took 0.1 s to
+    compile."""
     if not pieces:
         return formatted
-    lines = {key[:-1]: piece[:-1] for key, piece in pieces.items()}
-    pattern = re.compile("(?:" + "|".join(re.escape(key) for key in lines) + ")(?=\n)")
-    found = pattern.findall(formatted)
-    if len(found) != len(lines) or len(set(found)) != len(lines):
-        return None
-    return pattern.sub(lambda m: lines[m.group(0)], formatted)
+    starts: dict[str, list[tuple[list[str], str, str]]] = {}
+    for key, piece in pieces.items():
+        first, *rest = key[1:-1].split("\n")
+        starts.setdefault(first, []).append((rest, piece[1:-1], key))
+    lines = formatted.split("\n")
+    out, found = [lines[0]], set()
+    index, last = 1, len(lines) - 1
+    while index < last:
+        for rest, piece, key in starts.get(lines[index], ()):
+            end = index + 1 + len(rest)
+            if end <= last and lines[index + 1 : end] == rest:
+                if key in found:
+                    return None
+                found.add(key)
+                out.append(piece)
+                index = end
+                break
+        else:
+            out.append(lines[index])
+            index += 1
+    out.extend(lines[index:])
+    return "\n".join(out) if len(found) == len(pieces) else None
