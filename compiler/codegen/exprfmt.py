@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from black.strings import normalize_string_quotes
+from .stablefmt import black_quotes
 
 LINE_LENGTH = 100
 
@@ -131,7 +131,7 @@ def _constant(value: object) -> str:
 
 @lru_cache(maxsize=8192)
 def _quoted(literal: str) -> str:
-    return normalize_string_quotes(literal)
+    return black_quotes(literal)
 
 
 def _magic(node: ast.expr, text: _Text) -> bool:

@@ -45,10 +45,22 @@ _REJECT_LINE_START = frozenset(("def", "class", "import", "from", "lambda", "asy
 
 @lru_cache(maxsize=4096)
 def _string(text: str) -> str:
-    """Black's form of one (unprefixed or ``b``) string literal. A double-quoted one without a
-    backslash is its own form (black keeps double quotes unless that saves escapes, and it has
-    none to remove): black's regexes took 0.1 s over the long literals of a large job."""
-    if text[:1] == '"' and text[:3] != '"""' and "\\" not in text:
+    """Black's form of one (unprefixed or ``b``) string literal (:func:`black_quotes`)."""
+    return black_quotes(text)
+
+
+def black_quotes(text: str) -> str:
+    """``normalize_string_quotes(text)``; a one-line unprefixed literal without a backslash
+    directly: black keeps a double-quoted one and turns single quotes into double ones unless the
+    body holds a ``"`` (escaping it would add backslashes). Black's regexes took 0.1 s over the
+    long literals of a large job."""
+    if "\\" in text or text[:3] in ('"""', "'''"):
+        return normalize_string_quotes(text)
+    if text[:1] == '"':
+        return text
+    if text[:1] == "'" and '"' not in text:
+        return f'"{text[1:-1]}"'
+    if text[:1] == "'":
         return text
     return normalize_string_quotes(text)
 
