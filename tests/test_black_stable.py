@@ -219,27 +219,3 @@ def test_long_heads_are_left_to_black(width: int) -> None:
     assert format_job(text) == black.format_str(text, mode=MODE)
     text = f"import sys\n\n{'G' * width} = {'NodeSpec' * 2}({args})\n"
     assert format_job(text) == black.format_str(text, mode=MODE)
-
-
-def test_black_quotes_is_normalize_string_quotes() -> None:
-    """Every literal of up to four characters from quotes, a backslash and plain text, in both
-    quote styles, gets black's own quote normalisation."""
-    import ast
-    import itertools
-
-    from black.strings import normalize_string_quotes
-
-    from compiler.codegen.stablefmt import black_quotes
-
-    checked = 0
-    for size in range(5):
-        for body in itertools.product(["a", '"', "'", "\\", " ", "{"], repeat=size):
-            for quote in ('"', "'"):
-                literal = quote + "".join(body) + quote
-                try:
-                    ast.literal_eval(literal)
-                except (SyntaxError, ValueError):
-                    continue
-                assert black_quotes(literal) == normalize_string_quotes(literal), literal
-                checked += 1
-    assert checked > 1000

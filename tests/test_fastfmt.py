@@ -137,6 +137,30 @@ def test_other_texts_are_not_int_tables(text: str) -> None:
 def test_string_literals_take_blacks_quotes(text: str) -> None:
     from black.strings import normalize_string_quotes
 
-    from compiler.codegen.stablefmt import _string
+    from compiler.codegen.stablefmt import black_quotes
 
-    assert _string(text) == normalize_string_quotes(text)
+    assert black_quotes(text) == normalize_string_quotes(text)
+
+
+def test_black_quotes_is_normalize_string_quotes() -> None:
+    """Every literal of up to four characters from quotes, a backslash and plain text, in both
+    quote styles, gets black's own quote normalisation."""
+    import ast
+    import itertools
+
+    from black.strings import normalize_string_quotes
+
+    from compiler.codegen.stablefmt import black_quotes
+
+    checked = 0
+    for size in range(5):
+        for body in itertools.product(["a", '"', "'", "\\", " ", "{"], repeat=size):
+            for quote in ('"', "'"):
+                literal = quote + "".join(body) + quote
+                try:
+                    ast.literal_eval(literal)
+                except (SyntaxError, ValueError):
+                    continue
+                assert black_quotes(literal) == normalize_string_quotes(literal), literal
+                checked += 1
+    assert checked > 1000

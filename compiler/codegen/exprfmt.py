@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from .stablefmt import black_quotes
 
@@ -123,15 +122,10 @@ def _constant(value: object) -> str:
     if value is None or type(value) in (bool, int):
         return repr(value)
     if type(value) is str:
-        return _quoted(repr(value))
+        return black_quotes(repr(value))
     if type(value) is float and repr(value).replace(".", "").isdigit():
         return repr(value)
     raise _GiveUp
-
-
-@lru_cache(maxsize=8192)
-def _quoted(literal: str) -> str:
-    return black_quotes(literal)
 
 
 def _magic(node: ast.expr, text: _Text) -> bool:
