@@ -173,3 +173,26 @@ def test_first_characters_are_known_only_where_certain() -> None:
     assert _first_chars(grammar["kw"], set()) == {"o"}
     for name in ("starry", "either", "loose", "maybe"):
         assert _first_chars(grammar[name], set()) is None, name
+
+
+def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
+    """``e[e[e[…]]]`` tries a range segment, then an index segment, at every level: without
+    memos on compound rules that is exponential, so the light run exceeds its re-parse budget
+    and the fully memoised run gives parsimonious' tree. A corpus program stays in budget."""
+    from compiler.parse import fastpeg
+
+    expr = load_grammar("script").default_rule
+    depth = 40
+    text = "let x = event" + "[event" * depth + "]" * depth + ";\nx"
+    budget = fastpeg.REPARSE_BUDGET * len(text) + 4096
+    with pytest.raises(fastpeg._OverBudget):
+        fastpeg._run(expr, text, frozenset(), budget)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        assert same_tree(fast_match(expr, text), slow_match(expr, text))
+    finally:
+        sys.setrecursionlimit(old_limit)
+    plain = (CONFORMANCE / "scripts" / "array_paths" / "script.tremor").read_text()
+    light = fastpeg._run(expr, plain, frozenset(), fastpeg.REPARSE_BUDGET * len(plain) + 4096)
+    assert light is not None and same_tree(light, slow_match(expr, plain))

@@ -10,10 +10,11 @@ nodes).
 
 Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
 the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
-(named compound rules and named regexes that match the empty text, parsimonious memoises every
-expression) changes speed, never the result: a memoised node may appear at several places of
-the tree, as in parsimonious' own trees; regex terminals run on Python's
-``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious' own ``regex``.
+(the whitespace rule, and every named compound rule when a first run re-parses too much, see
+:func:`fast_match`; parsimonious memoises every expression) changes speed, never the result: a
+memoised node may appear at several places of the tree, as in parsimonious' own trees; regex
+terminals run on Python's ``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious'
+own ``regex``.
 :func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any exception other than
 the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors
 read the same.
@@ -50,8 +51,29 @@ def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset
     when every later child matched the empty text, which the visitor must visit as that child
     (a choice has one child, always). Half the nodes of a program are the precedence levels an
     operand passes through with no operator (``expr_or`` … ``expr_mul``, ``primary`` without
-    segments); collapsed, they are neither built nor visited."""
-    compiler = _Compiler(text, collapse)
+    segments); collapsed, they are neither built nor visited.
+
+    Memoisation: a first run memoises only the whitespace rule, whose memo look-ups hit; a
+    compound rule is almost never tried twice at one position (no memo hit over the corpus,
+    ~1M misses for a 10,000-line program: a third of the parse). Nested backtracking can make
+    that run exponential (``e[e[e[…]]]`` tries a range segment, then an index segment, at each
+    level), so it stops once the whitespace rule is re-read :data:`REPARSE_BUDGET` times per
+    character, and the parse runs again memoising every named rule (parsimonious' own linear
+    bound)."""
+    budget = REPARSE_BUDGET * len(text) + 4096
+    try:
+        return _run(expr, text, collapse, budget)
+    except _OverBudget:
+        return _run(expr, text, collapse, None)
+
+
+REPARSE_BUDGET = 16
+"""Memo hits of the whitespace rule per character of text a first, lightly memoised run may
+make (the corpus stays under 1 per character but for texts of a few characters)."""
+
+
+def _run(expr: Expression, text: str, collapse: frozenset[str], budget: int | None) -> Node | None:
+    compiler = _Compiler(text, collapse, budget)
     try:
         node = compiler.get(expr)(0)
     except (_Unsupported, RecursionError):
@@ -61,6 +83,10 @@ def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset
     if node is None or node.end != len(text):
         return None
     return node
+
+
+class _OverBudget(Exception):
+    """A lightly memoised run re-parsed too much (see :func:`fast_match`)."""
 
 
 class _Unsupported(Exception):
@@ -88,9 +114,12 @@ def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
 class _Compiler:
     """One closure per expression of a grammar, for one text; cycles go through a cell."""
 
-    def __init__(self, text: str, collapse: frozenset[str] = frozenset()) -> None:
+    def __init__(self, text: str, collapse: frozenset[str], budget: int | None) -> None:
+        """``budget``: memoise only the whitespace rule and allow it that many memo hits; None:
+        memoise every named rule (see :func:`fast_match`)."""
         self.text = text
         self.collapse = collapse
+        self.budget = budget
         self.plain = _PLAIN.fullmatch(text) is not None
         self.built: dict[int, Matcher] = {}
         self.cells: dict[int, list[Matcher]] = {}
@@ -108,8 +137,10 @@ class _Compiler:
             return lambda pos: cell[0](pos)
         self.pending.add(key)
         matcher = self.make(expr)
-        if expr.name and (not isinstance(expr, (Literal, Regex)) or _skipper(expr)):
-            matcher = _memoised(matcher, self.memos)
+        if expr.name and _skipper(expr):
+            matcher = _memoised(matcher, self.memos, self.budget)
+        elif expr.name and self.budget is None and not isinstance(expr, (Literal, Regex)):
+            matcher = _memoised(matcher, self.memos, None)
         self.built[key] = matcher
         self.cells.setdefault(key, []).append(matcher)
         return matcher
@@ -178,18 +209,34 @@ def _skipper(expr: Expression) -> bool:
     return isinstance(expr, Regex) and expr.re.match("") is not None
 
 
-def _memoised(matcher: Matcher, memos: list[dict[int, Node | None]]) -> Matcher:
+def _memoised(matcher: Matcher, memos: list[dict[int, Node | None]], budget: int | None) -> Matcher:
+    """``matcher`` memoised; with a ``budget``, raising :class:`_OverBudget` at the memo hit
+    past it."""
     memo: dict[int, Node | None] = {}
     memos.append(memo)
     get = memo.get
+    if budget is None:
 
-    def match(pos: int) -> Node | None:
+        def match(pos: int) -> Node | None:
+            node = get(pos, _MISSING)
+            if node is _MISSING:
+                node = memo[pos] = matcher(pos)
+            return node
+
+        return match
+    left = [budget]
+
+    def budgeted(pos: int) -> Node | None:
         node = get(pos, _MISSING)
         if node is _MISSING:
             node = memo[pos] = matcher(pos)
+        else:
+            left[0] -= 1
+            if left[0] < 0:
+                raise _OverBudget
         return node
 
-    return match
+    return budgeted
 
 
 def _literal(expr: Literal, text: str) -> Matcher:
