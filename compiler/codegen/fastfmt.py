@@ -33,25 +33,16 @@ _ROW_ITEMS = re.compile(r"\(([^()]*)\)")
 
 def _int_table(text: str) -> tuple[tuple[int, ...], ...] | None:
     """The value of ``text`` if it is exactly the ``repr`` of a non-empty tuple of int tuples
-    (read by a regex: ``ast.literal_eval`` took a fifth of a large job's formatting)."""
+    each shorter than a line (read by a regex: ``ast.literal_eval`` took a fifth of a large
+    job's formatting). When ``repr`` gives ``text`` back, each row's text is its own ``repr``
+    without the parentheses, so the row lengths are read off the text."""
     if _INT_TABLE.fullmatch(text) is None:
         return None
-    value = tuple(
-        tuple(int(item) for item in row.split(",") if item.strip())
-        for row in _ROW_ITEMS.findall(text[1:-1])
-    )
-    good = (
-        isinstance(value, tuple)
-        and len(value) > 0
-        and all(
-            isinstance(row, tuple)
-            and all(type(item) is int for item in row)
-            and len(repr(row)) < LINE_LENGTH - 5
-            for row in value
-        )
-        and repr(value) == text
-    )
-    return value if good else None
+    rows = _ROW_ITEMS.findall(text[1:-1])
+    value = tuple(tuple(int(item) for item in row.split(",") if item.strip()) for row in rows)
+    if repr(value) != text or any(len(row) + 2 >= LINE_LENGTH - 5 for row in rows):
+        return None
+    return value
 
 
 def table_lines(name: str, rows: tuple[tuple[int, ...], ...]) -> str:
