@@ -24,6 +24,7 @@ __all__ = [
     "UNSET",
     "assign",
     "bad_assign",
+    "field_run_case",
     "binary_lit",
     "guard",
     "items_of",
@@ -218,6 +219,26 @@ def _literal_cmp(a: Any, b: Any) -> int:
         order = (t > ib) - (t < ib)
         return order if type(a) is float else -order
     return total_cmp(a, b)
+
+
+def field_run_case(
+    equal: dict[str, int], prefixes: tuple[tuple[int, dict[str, int]], ...], value: Any
+) -> int:
+    """The index of the first case of a field run that ``value`` meets, or -1: ``equal`` maps
+    each ``== "string"`` case's string to its first index, ``prefixes`` (by ascending length)
+    each ``~= glob|prefix*|`` case's prefix to its first index. Only a string meets either
+    (``==`` with a string literal; a glob extractor takes strings only)."""
+    if type(value) is not str:
+        return -1
+    best = equal.get(value, -1)
+    size = len(value)
+    for length, table in prefixes:
+        if length > size:
+            break
+        found = table.get(value[:length], -1)
+        if found != -1 and (best == -1 or found < best):
+            best = found
+    return best
 
 
 class LiteralTable:

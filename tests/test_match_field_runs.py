@@ -63,3 +63,125 @@ def test_a_field_run_picks_the_cases_the_chain_would() -> None:
         "no case",
         "no case",
     ]
+
+
+# Equality and prefix-glob cases on one key, interleaved as in Tremor's `match` benchmark: one
+# run. Case numbers in the comments; "ab" (case 2) comes after the prefix "a" (case 1), so an
+# event "ab" meets case 1 first.
+MIXED = [
+    '%{kind == "x"}',  # 0
+    "%{kind ~= glob|a*|}",  # 1
+    '%{kind == "ab"}',  # 2 (shadowed by 1)
+    "%{kind ~= glob|bcd*|}",  # 3
+    "%{kind ~= glob|b*|}",  # 4 (after the longer prefix 3)
+    '%{kind == "bcde"}',  # 5 (shadowed by 3)
+    '%{kind == "b"}',  # 6 (shadowed by 4)
+    "%{kind ~= glob|a*|}",  # 7 (a duplicate of 1)
+    '%{kind == "x"}',  # 8 (a duplicate of 0)
+    "%{kind ~= glob|c\\\\d*|}",  # 9: the prefix `c\d` (a backslash is a plain character)
+    '%{kind == "z"}',  # 10
+    "%{kind ~= glob|zz*|}",  # 11
+    '%{kind == "zzz"}',  # 12 (shadowed by 11)
+    '%{kind == ""}',  # 13
+    "%{kind ~= glob|q*|}",  # 14
+    "%{kind ~= glob|*|}",  # 15: every string
+]
+MIXED_PROGRAM = f"""\
+define script classify
+script
+  match event of
+{chr(10).join(f'    case {pattern} => "case {i}"' for i, pattern in enumerate(MIXED))}
+    case %{{kind == 5}} => "the number 5"
+    case _ => "no case"
+  end
+end;
+create script classify;
+select event from in into classify;
+select event from classify into out;
+"""
+
+
+def run_mixed(*events):
+    job = compile_source(Source("m.trickle", MIXED_PROGRAM), "query").job
+    graph = load_job(job, "m").GRAPH
+    rows = [("in", i, event, i, None) for i, event in enumerate(events)]
+    return [value for _, _, _, value in run_events(graph, rows)]
+
+
+def test_a_run_with_prefix_globs_is_one_lookup_in_the_job() -> None:
+    job = compile_source(Source("m.trickle", MIXED_PROGRAM), "query").job
+    code = "\n".join(line for line in job.splitlines() if not line.startswith("SOURCE = "))
+    assert "field_run_case(" in code
+    assert ".extract(" not in code and '"zzz")' not in code  # no test per case
+
+
+def test_a_run_with_prefix_globs_picks_the_cases_the_chain_would() -> None:
+    assert run_mixed(
+        {"kind": "x"},
+        {"kind": "ab"},
+        {"kind": "a"},
+        {"kind": "bcdef"},
+        {"kind": "bcde"},
+        {"kind": "bc"},
+        {"kind": "b"},
+        {"kind": "c\\de"},
+        {"kind": "cde"},
+        {"kind": "z"},
+        {"kind": "zzz"},
+        {"kind": ""},
+        {"kind": "q"},
+        {"kind": "w"},
+        {"kind": 5},
+        {"kind": ["a"]},
+        {"other": "a"},
+        "a",
+    ) == [
+        "case 0",
+        "case 1",
+        "case 1",
+        "case 3",
+        "case 3",
+        "case 4",
+        "case 4",
+        "case 9",
+        "case 15",
+        "case 10",
+        "case 11",
+        "case 13",
+        "case 14",
+        "case 15",
+        "the number 5",
+        "no case",
+        "no case",
+        "no case",
+    ]
+
+
+def test_a_glob_with_other_wildcards_ends_the_run() -> None:
+    """``glob|a?*|`` is not a prefix test: the cases before it are one run of 16, it and the
+    cases after it are tested one by one."""
+    cases = [f'%{{kind == "k{i}"}}' for i in range(16)] + ["%{kind ~= glob|a?*|}"]
+    body = "\n".join(f'    case {pattern} => "case {i}"' for i, pattern in enumerate(cases))
+    program = f"""\
+define script classify
+script
+  match event of
+{body}
+    case _ => "no case"
+  end
+end;
+create script classify;
+select event from in into classify;
+select event from classify into out;
+"""
+    job = compile_source(Source("m.trickle", program), "query").job
+    graph = load_job(job, "m").GRAPH
+    assert "field_run_case(" not in job and ".extract(" in job
+    events = [{"kind": "k15"}, {"kind": "ab"}, {"kind": "a"}, {"kind": "abc"}]
+    rows = [("in", i, event, i, None) for i, event in enumerate(events)]
+    assert [value for _, _, _, value in run_events(graph, rows)] == [
+        "case 15",
+        "case 16",
+        "no case",
+        "case 16",
+    ]

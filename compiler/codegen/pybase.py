@@ -77,7 +77,8 @@ class Base:
         self._std: dict[str, str] = {}
         self._ext: dict[tuple[str, str], str] = {}
         self.literal_lookups: dict[str, str] = {}  # lookup variable -> LiteralTable binding
-        self.field_lookups: dict[str, tuple[str, str]] = {}  # lookup variable -> (key, dict)
+        # lookup variable -> (key, table, whether the table holds prefixes too)
+        self.field_lookups: dict[str, tuple[str, str, bool]] = {}
 
     # -- output -----------------------------------------------------------------------------
 

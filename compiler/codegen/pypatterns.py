@@ -94,23 +94,35 @@ class PatternGen(StmtGen):
 
     def field_runs(self, cases: tuple[ast.MatchCase, ...]) -> dict[int, tuple[str, int, bool]]:
         """Case number → (lookup variable, index in run, first of run) for runs of at least
-        ``LITERAL_RUN`` guard-free ``%{key == "string"}`` cases on one key: one dict lookup of
-        the field instead of a test per case (exact: only a string equals a string, and the
-        first case of equal strings wins, as the chain's order gives)."""
+        ``LITERAL_RUN`` guard-free one-field cases on one key, each ``%{key == "string"}`` or
+        ``%{key ~= glob|prefix*|}``: one dict lookup of the field (and one per prefix length)
+        instead of a test per case. Exact: only a string equals a string or meets a glob, such
+        a glob is ``startswith(prefix)``, and the first case met wins, as the chain's order
+        gives."""
         runs: dict[int, tuple[str, int, bool]] = {}
         start = 0
         while start < len(cases):
-            key = _string_field_key(cases[start])
+            test = _field_test(cases[start])
             end = start
-            while end < len(cases) and key is not None and _string_field_key(cases[end]) == key:
+            while end < len(cases) and test is not None:
+                found_test = _field_test(cases[end])
+                if found_test is None or found_test[0] != test[0]:
+                    break
                 end += 1
             if end - start >= LITERAL_RUN:
                 table, found = self.names.fresh("cases", ()), self.temp()
-                first: dict[str, int] = {}
+                equal: dict[str, int] = {}
+                prefixes: dict[int, dict[str, int]] = {}
                 for index in range(start, end):
-                    first.setdefault(_string_field_value(cases[index]), index - start)
-                self.module_lines.append(f"{table} = {first!r}")
-                self.field_lookups[found] = (key, table)
+                    _, kind, text = _field_test(cases[index])  # type: ignore[misc]
+                    by_text = equal if kind == "==" else prefixes.setdefault(len(text), {})
+                    by_text.setdefault(text, index - start)
+                if prefixes:
+                    ordered = tuple(sorted(prefixes.items()))
+                    self.module_lines.append(f"{table} = ({equal!r}, {ordered!r})")
+                else:
+                    self.module_lines.append(f"{table} = {equal!r}")
+                self.field_lookups[found] = (test[0], table, bool(prefixes))
                 for index in range(start, end):
                     runs[index] = (found, index - start, index == start)
             start = max(end, start + 1)
@@ -120,12 +132,16 @@ class PatternGen(StmtGen):
         found, index, first = run
         if first:
             if found in self.field_lookups:  # a field run: the field's string in a dict
-                key, table = self.field_lookups[found]
+                key, table, prefixed = self.field_lookups[found]
                 field = f"{subject}.get({key!r})"
-                self.line(
-                    f"{found} = {table}.get({field}, -1) "
-                    f"if type({subject}) is dict and type({field}) is str else -1"
-                )
+                if prefixed:
+                    lookup = f"{self.rt('field_run_case')}(*{table}, {field})"
+                    self.line(f"{found} = {lookup} if type({subject}) is dict else -1")
+                else:
+                    self.line(
+                        f"{found} = {table}.get({field}, -1) "
+                        f"if type({subject}) is dict and type({field}) is str else -1"
+                    )
             else:
                 self.line(f"{found} = {self.literal_lookups[found]}.lookup({subject})")
         return f"{found} == {index}"
@@ -254,26 +270,27 @@ def _exact_literal_test(expr: ast.Expr, subj: str) -> str | None:
     return None
 
 
-def _string_field_key(case: ast.MatchCase) -> str | None:
-    """The key of a guard-free ``%{key == "string"}`` case (one field), else None."""
+_GLOB_SPECIAL = frozenset("*?[")
+
+
+def _field_test(case: ast.MatchCase) -> tuple[str, str, str] | None:
+    """``(key, "==", string)`` of a guard-free ``%{key == "string"}`` case, ``(key, "prefix",
+    prefix)`` of a guard-free ``%{key ~= glob|prefix*|}`` case (a prefix without glob
+    characters), each with one field; else None."""
     pattern = case.pattern
     if case.guard is not None or not isinstance(pattern, ast.RecordPattern):
         return None
     if len(pattern.fields) != 1:
         return None
     field = pattern.fields[0]
-    expr = field.expr
-    if field.kind != "cmp" or field.op != "==" or not isinstance(expr, ast.Literal):
-        return None
-    return field.key if type(expr.value) is str else None
-
-
-def _string_field_value(case: ast.MatchCase) -> str:
-    pattern = case.pattern
-    assert isinstance(pattern, ast.RecordPattern) and pattern.fields[0].expr is not None
-    value = pattern.fields[0].expr
-    assert isinstance(value, ast.Literal) and type(value.value) is str
-    return value.value
+    expr, extractor = field.expr, field.extractor
+    if field.kind == "cmp" and field.op == "==" and isinstance(expr, ast.Literal):
+        return (field.key, "==", expr.value) if type(expr.value) is str else None
+    if field.kind == "extract" and extractor is not None and extractor.name == "glob":
+        prefix = extractor.rule[:-1]
+        if extractor.rule.endswith("*") and not _GLOB_SPECIAL & set(prefix):
+            return field.key, "prefix", prefix
+    return None
 
 
 def _literal(case: ast.MatchCase) -> object:
