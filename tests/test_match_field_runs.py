@@ -1,6 +1,7 @@
-"""A run of ``%{key == "string"}`` cases is one dict lookup in the generated script (see
-compiler/codegen/pypatterns.field_runs); it must pick the case the ``if``/``elif`` chain
-would: the first equal string, only for a string field of a record, else the next cases."""
+"""A run of ``%{key == "string"}`` cases, possibly mixed with ``%{key ~= glob|prefix*|}``
+cases, is one lookup in the generated script (see compiler/codegen/pypatterns.field_runs); it
+must pick the case the ``if``/``elif`` chain would: the first case met, only for a string field
+of a record, else the next cases."""
 
 from __future__ import annotations
 
@@ -9,16 +10,17 @@ from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.graph import run_events
 
-CASES = "\n".join(f'    case %{{kind == "k{i}"}} => "case {i}"' for i in range(20))
-PROGRAM = f"""\
+
+def program(patterns: list[str], before: str = "", after: str = "") -> str:
+    """A script whose match has ``before``, then ``case <pattern> => "case <i>"`` for each
+    pattern, then ``after`` and ``case _ => "no case"``."""
+    cases = "\n".join(f'    case {pattern} => "case {i}"' for i, pattern in enumerate(patterns))
+    return f"""\
 define script classify
 script
   match event of
-    case %{{first == true}} => "before the run"
-{CASES}
-    case %{{kind == "k3"}} => "a later duplicate"
-    case %{{kind == 3}} => "the number 3"
-    case _ => "no case"
+{before}{cases}
+{after}    case _ => "no case"
   end
 end;
 create script classify;
@@ -27,16 +29,32 @@ select event from classify into out;
 """
 
 
-def run(*events):
-    job = compile_source(Source("m.trickle", PROGRAM), "query").job
-    graph = load_job(job, "m").GRAPH
+def job_of(text: str) -> str:
+    """The generated job of ``text`` without its embedded source."""
+    job = compile_source(Source("m.trickle", text), "query").job
+    return "\n".join(line for line in job.splitlines() if not line.startswith("SOURCE = "))
+
+
+def run_program(text: str, *events):
+    graph = load_job(compile_source(Source("m.trickle", text), "query").job, "m").GRAPH
     rows = [("in", i, event, i, None) for i, event in enumerate(events)]
     return [value for _, _, _, value in run_events(graph, rows)]
 
 
+PROGRAM = program(
+    [f'%{{kind == "k{i}"}}' for i in range(20)],
+    before='    case %{first == true} => "before the run"\n',
+    after='    case %{kind == "k3"} => "a later duplicate"\n'
+    '    case %{kind == 3} => "the number 3"\n',
+)
+
+
+def run(*events):
+    return run_program(PROGRAM, *events)
+
+
 def test_the_run_is_one_lookup_in_the_job() -> None:
-    job = compile_source(Source("m.trickle", PROGRAM), "query").job
-    code = "\n".join(line for line in job.splitlines() if not line.startswith("SOURCE = "))
+    code = job_of(PROGRAM)
     assert '"k19": 19,' in code  # the run's table
     assert '"k7")' not in code and '"k7",' not in code  # no test per case
 
@@ -86,37 +104,18 @@ MIXED = [
     "%{kind ~= glob|q*|}",  # 14
     "%{kind ~= glob|*|}",  # 15: every string
 ]
-MIXED_PROGRAM = f"""\
-define script classify
-script
-  match event of
-{chr(10).join(f'    case {pattern} => "case {i}"' for i, pattern in enumerate(MIXED))}
-    case %{{kind == 5}} => "the number 5"
-    case _ => "no case"
-  end
-end;
-create script classify;
-select event from in into classify;
-select event from classify into out;
-"""
-
-
-def run_mixed(*events):
-    job = compile_source(Source("m.trickle", MIXED_PROGRAM), "query").job
-    graph = load_job(job, "m").GRAPH
-    rows = [("in", i, event, i, None) for i, event in enumerate(events)]
-    return [value for _, _, _, value in run_events(graph, rows)]
+MIXED_PROGRAM = program(MIXED, after='    case %{kind == 5} => "the number 5"\n')
 
 
 def test_a_run_with_prefix_globs_is_one_lookup_in_the_job() -> None:
-    job = compile_source(Source("m.trickle", MIXED_PROGRAM), "query").job
-    code = "\n".join(line for line in job.splitlines() if not line.startswith("SOURCE = "))
+    code = job_of(MIXED_PROGRAM)
     assert "field_run_case(" in code
     assert ".extract(" not in code and '"zzz")' not in code  # no test per case
 
 
 def test_a_run_with_prefix_globs_picks_the_cases_the_chain_would() -> None:
-    assert run_mixed(
+    assert run_program(
+        MIXED_PROGRAM,
         {"kind": "x"},
         {"kind": "ab"},
         {"kind": "a"},
@@ -160,28 +159,8 @@ def test_a_run_with_prefix_globs_picks_the_cases_the_chain_would() -> None:
 def test_a_glob_with_other_wildcards_ends_the_run() -> None:
     """``glob|a?*|`` is not a prefix test: the cases before it are one run of 16, it and the
     cases after it are tested one by one."""
-    cases = [f'%{{kind == "k{i}"}}' for i in range(16)] + ["%{kind ~= glob|a?*|}"]
-    body = "\n".join(f'    case {pattern} => "case {i}"' for i, pattern in enumerate(cases))
-    program = f"""\
-define script classify
-script
-  match event of
-{body}
-    case _ => "no case"
-  end
-end;
-create script classify;
-select event from in into classify;
-select event from classify into out;
-"""
-    job = compile_source(Source("m.trickle", program), "query").job
-    graph = load_job(job, "m").GRAPH
-    assert "field_run_case(" not in job and ".extract(" in job
+    text = program([f'%{{kind == "k{i}"}}' for i in range(16)] + ["%{kind ~= glob|a?*|}"])
+    code = job_of(text)
+    assert "field_run_case(" not in code and ".extract(" in code
     events = [{"kind": "k15"}, {"kind": "ab"}, {"kind": "a"}, {"kind": "abc"}]
-    rows = [("in", i, event, i, None) for i, event in enumerate(events)]
-    assert [value for _, _, _, value in run_events(graph, rows)] == [
-        "case 15",
-        "case 16",
-        "no case",
-        "case 16",
-    ]
+    assert run_program(text, *events) == ["case 15", "case 16", "no case", "case 16"]
