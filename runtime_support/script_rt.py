@@ -222,14 +222,19 @@ def _literal_cmp(a: Any, b: Any) -> int:
 
 
 def field_run_case(
-    equal: dict[str, int], prefixes: tuple[tuple[int, dict[str, int]], ...], value: Any
+    run: tuple[dict[str, int], tuple[tuple[int, dict[str, int]], ...]], subject: Any, key: str
 ) -> int:
-    """The index of the first case of a field run that ``value`` meets, or -1: ``equal`` maps
-    each ``== "string"`` case's string to its first index, ``prefixes`` (by ascending length)
-    each ``~= glob|prefix*|`` case's prefix to its first index. Only a string meets either
-    (``==`` with a string literal; a glob extractor takes strings only)."""
+    """The index of the first case of a field run on ``key`` that ``subject`` meets, or -1.
+    ``run`` is ``(equal, prefixes)``: ``equal`` maps each ``== "string"`` case's string to its
+    first index, ``prefixes`` (by ascending length) each ``~= glob|prefix*|`` case's prefix to
+    its first index. Only a string field of a record meets either (``==`` with a string literal;
+    a glob extractor takes strings only)."""
+    if type(subject) is not dict:
+        return -1
+    value = subject.get(key)
     if type(value) is not str:
         return -1
+    equal, prefixes = run
     best = equal.get(value, -1)
     size = len(value)
     for length, table in prefixes:

@@ -135,8 +135,7 @@ class PatternGen(StmtGen):
                 key, table, prefixed = self.field_lookups[found]
                 field = f"{subject}.get({key!r})"
                 if prefixed:
-                    lookup = f"{self.rt('field_run_case')}(*{table}, {field})"
-                    self.line(f"{found} = {lookup} if type({subject}) is dict else -1")
+                    self.line(f"{found} = {self.rt('field_run_case')}({table}, {subject}, {key!r})")
                 else:
                     self.line(
                         f"{found} = {table}.get({field}, -1) "
