@@ -19,7 +19,7 @@ from .stablefmt import stable_defs
 LINE_LENGTH = 100
 MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
-_CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*) = ([^\n]{90,})$", re.M)
+_CONSTANT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = ([^\n]{90,})$", re.M)
 _DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)[^\n]*(?:\n [^\n]*)*", re.M)
 # A run of top-level one-line assignments (not the ``NAME = ()`` placeholders), between newlines.
 _ASSIGN = r"[A-Za-z_][A-Za-z0-9_]* = (?!\(\)\n)[^\n]*"
