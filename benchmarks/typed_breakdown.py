@@ -1,0 +1,112 @@
+"""Where a typed job's time goes: the typed plan of a stateless workload against its hand-written
+job, the Python path and three variants of the plan that each leave one part out (never a unit
+test; the variants are not exact, they only time the parts).
+
+    python benchmarks/typed_breakdown.py [--workload patch] [--events 1000000] [--runs 2]
+
+Variants: ``no-udf`` (the Python UDF replaced by NULL: only right when every line fits),
+``no-fit`` (no fit check: a plan that reads no field then parses nothing), ``split`` (a native
+and a Python branch, each parsing the input). One SparkSession, local[2], interleaved rounds as
+in ``suite.py``; medians and their ratio to the hand-written job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
+
+import suite  # noqa: E402
+from suite_data import BY_NAME, input_frame, write_events  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workload", default="patch", choices=suite.TYPED)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=2)
+    args = parser.parse_args()
+
+    from pyspark.sql import functions as F
+
+    import runtime_support.native_typed as typed
+    from compiler.lowering.schema import parse_schema
+    from compiler.pipeline import compile_path
+    from compiler.testing.loader import load_job
+    from runtime_support.session import get_session
+
+    spark = get_session("tremorc-typed-breakdown")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 << 20))
+    workload = BY_NAME[args.workload]
+    folder = tempfile.mkdtemp(prefix="tremorc-typed-")
+    frame = input_frame(spark, write_events(workload.data, args.events, Path(folder)))
+    schema = parse_schema(suite.SCHEMAS[workload.data])
+    module = load_job(compile_path(workload.trickle, schema=schema).job, workload.name)
+    plain = {"python_rows": typed.python_rows, "typed_columns": typed.typed_columns}
+
+    def no_udf(spec, event):
+        return F.lit(None).cast(typed.ROWS_TYPE)
+
+    def no_fit(tree, ev, text):
+        return typed._Build(ev, text).tree(tree)
+
+    def split(spec, events, streaming=None):
+        stream, ddl, tree = spec.typed
+        parsed = events.select(*typed.EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
+        to_python, port, out = typed.typed_columns(tree, F.col("_ev"), F.col("value"))
+        to_python = to_python | (F.col("stream") != F.lit(stream))
+        decided = parsed.select(
+            *typed.EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
+        )
+        native = decided.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
+            "seq",
+            F.array(F.lit(0).cast("long")).alias("path"),
+            F.lit(-1).alias("stage"),
+            F.col("_port").alias("target"),
+            F.lit(None).cast("string").alias("key"),
+            F.lit(None).cast("binary").alias("event"),
+            F.col("_out").alias("value"),
+        )
+        return decided.filter(F.col("_py")).select(*typed.EVENT_COLUMNS), native
+
+    def typed_run(**patched):
+        def run(out: str) -> None:
+            for name, fn in {**plain, **patched}.items():
+                setattr(typed, name, fn)
+            module.apply_native = patched.get("apply_native", typed.apply_native)
+            outputs = module.run_pipeline(spark, {"in": frame})
+            outputs["out"].select("value").write.mode("overwrite").text(out)
+
+        return run
+
+    fns = {
+        "hand-written": suite.handwritten_runner(workload, frame),
+        "typed plan": typed_run(),
+        "no-udf": typed_run(python_rows=no_udf),
+        "no-fit": typed_run(typed_columns=no_fit),
+        "split": typed_run(apply_native=split),
+        "python path": suite.generated_runner(spark, workload, frame, typed=False),
+    }
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for round_ in range(args.runs + 1):  # round 0 warms up
+        for name, fn in fns.items():
+            started = time.perf_counter()
+            fn(f"{folder}/{name}-{round_}")
+            if round_:
+                times[name].append(time.perf_counter() - started)
+            suite.fresh_cache(spark, frame)
+    hand = statistics.median(times["hand-written"])
+    print(f"{args.workload}, {args.events:,} events, median of {args.runs}")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"{name:14} {median:7.2f} s  ratio {median / hand:.2f}")
+
+
+if __name__ == "__main__":
+    main()
