@@ -100,21 +100,19 @@ class PatternGen(StmtGen):
         a glob is ``startswith(prefix)``, and the first case met wins, as the chain's order
         gives."""
         runs: dict[int, tuple[str, int, bool]] = {}
+        tests = [_field_test(case) for case in cases]
         start = 0
         while start < len(cases):
-            test = _field_test(cases[start])
+            key = None if tests[start] is None else tests[start][0]
             end = start
-            while end < len(cases) and test is not None:
-                found_test = _field_test(cases[end])
-                if found_test is None or found_test[0] != test[0]:
-                    break
+            while end < len(cases) and tests[end] is not None and tests[end][0] == key:
                 end += 1
             if end - start >= LITERAL_RUN:
                 table, found = self.names.fresh("cases", ()), self.temp()
                 equal: dict[str, int] = {}
                 prefixes: dict[int, dict[str, int]] = {}
                 for index in range(start, end):
-                    _, kind, text = _field_test(cases[index])  # type: ignore[misc]
+                    _, kind, text = tests[index]  # type: ignore[misc]
                     by_text = equal if kind == "==" else prefixes.setdefault(len(text), {})
                     by_text.setdefault(text, index - start)
                 if prefixes:
@@ -122,7 +120,7 @@ class PatternGen(StmtGen):
                     self.module_lines.append(f"{table} = ({equal!r}, {ordered!r})")
                 else:
                     self.module_lines.append(f"{table} = {equal!r}")
-                self.field_lookups[found] = (test[0], table, bool(prefixes))
+                self.field_lookups[found] = (key, table, bool(prefixes))
                 for index in range(start, end):
                     runs[index] = (found, index - start, index == start)
             start = max(end, start + 1)

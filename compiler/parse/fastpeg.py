@@ -73,6 +73,8 @@ make (the corpus stays under 1 per character but for texts of a few characters).
 
 
 def _run(expr: Expression, text: str, collapse: frozenset[str], budget: int | None) -> Node | None:
+    """One parse of ``text`` (see :func:`fast_match`); ``budget``: the whitespace rule's memo
+    hits allowed before :class:`_OverBudget`, or None to memoise every named rule."""
     compiler = _Compiler(text, collapse, budget)
     try:
         node = compiler.get(expr)(0)
