@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .graph import Event, Graph, Passthrough, ScriptOperator
+from .graph import Event, Failure, Graph, Passthrough, ScriptOperator
 from .operators import BucketRoute
+from .select import SelectOperator
 
 __all__ = ["FusedRun", "General", "fused_runs"]
 
@@ -63,6 +64,8 @@ def _first_node(graph: Graph, source: tuple[str, str]) -> FusedRun | None:
     if onward is None:
         return None
     run_from = graph.run_from
+    if type(op) is SelectOperator and not op.spec.windows:
+        return _stateless_select(op, port, onward.get("out", []), run_from, node)
 
     def run(value: Any, meta: Any, ingest_ns: int, origin: Any) -> list[tuple[str, Any]]:
         event = Event(value, meta, ingest_ns, origin)
@@ -74,6 +77,27 @@ def _first_node(graph: Graph, source: tuple[str, str]) -> FusedRun | None:
         for out_port, produced in outputs:
             for nxt in onward.get(out_port, ()):
                 nxt(produced.value, produced.meta, produced.ingest_ns, produced.origin_uri, out)
+        return out
+
+    return run
+
+
+def _stateless_select(
+    op: SelectOperator, port: str, onward: list[_Hop], run_from: Callable, node: str
+) -> FusedRun:
+    """A select without windows as the first node: its emitted values on to ``onward`` (its
+    ``out`` links); a failure is the general run's, from the select's outputs."""
+    emitted = op.emitted
+
+    def run(value: Any, meta: Any, ingest_ns: int, origin: Any) -> list[tuple[str, Any]]:
+        values = emitted(value, meta, ingest_ns, origin)
+        if type(values) is Failure:
+            event = Event(value, meta, ingest_ns, origin)
+            return General(run_from(node, port, event, [("error", values)]))
+        out: list[tuple[str, Any]] = []
+        for result in values:
+            for nxt in onward:
+                nxt(result, meta, ingest_ns, origin, out)
         return out
 
     return run

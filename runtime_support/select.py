@@ -67,13 +67,13 @@ def _bool(value: Any, code: Code, what: str) -> bool:
     raise RenderedError(f"Error: {what} must evaluate to a bool, got {type_name(value)}")
 
 
-def _components(spec: GroupSpec, event: Event, ctx: EventContext) -> list[list[Any]]:
+def _components(spec: GroupSpec, event: Any, meta: Any, ctx: EventContext) -> list[list[Any]]:
     """The group component lists a ``group by`` yields for one event (cartesian product)."""
     if spec.kind == "set":
-        parts = [_components(item, event, ctx) for item in spec.items]
+        parts = [_components(item, event, meta, ctx) for item in spec.items]
         return [sum(combo, []) for combo in itertools.product(*parts)]
     assert spec.code is not None
-    value, _ = spec.code.run(event.value, event.meta, None, ctx)
+    value, _ = spec.code.run(event, meta, None, ctx)
     if spec.kind == "expr":
         return [[value]]
     if type(value) is not list:
@@ -82,15 +82,14 @@ def _components(spec: GroupSpec, event: Event, ctx: EventContext) -> list[list[A
 
 
 def group_values(
-    spec: GroupSpec | None, event: Event, ctx: EventContext, key: bool = True
+    spec: GroupSpec | None, event: Any, meta: Any, ctx: EventContext, key: bool = True
 ) -> list[list[Any]]:
     """Every ``group`` value (components plus canonical JSON key; without ``key`` the key is
-    None: for a select nothing reads it from) for one event."""
+    None: for a select nothing reads it from) for one event's value and ``$``."""
     if spec is None:
         return [list(NO_GROUP)]
-    return [
-        comps + [canonical_json(comps) if key else None] for comps in _components(spec, event, ctx)
-    ]
+    found = _components(spec, event, meta, ctx)
+    return [comps + [canonical_json(comps) if key else None] for comps in found]
 
 
 class _Group:
@@ -111,7 +110,7 @@ def _passing_groups(
         ok, _ = spec.where.run(event.value, event.meta, None, context())
         if not _bool(ok, spec.where, "where clause"):
             return []
-    return group_values(spec.group, event, context(), spec.group_key)
+    return group_values(spec.group, event.value, event.meta, context(), spec.group_key)
 
 
 def _failure(err: RenderedError, event: Event) -> Failure:
@@ -151,6 +150,8 @@ class SelectOperator(Sink):
         self._event: Event | None = None
         self._ctx: EventContext | None = None
         self._out: list[Output] = []
+        if not spec.windows:
+            self.process = self._stateless  # type: ignore[method-assign]
 
     def process(self, port: str, event: Event) -> list[Output]:
         self._out = []
@@ -160,6 +161,42 @@ class SelectOperator(Sink):
             # Tremor discards the event's partial outputs on error
             self._out = [("error", _failure(err, event))]
         return self._out
+
+    def _stateless(self, port: str, event: Event) -> list[Output]:
+        """:meth:`process` of a select without windows: :meth:`emitted` as outputs."""
+        ns, origin = event.ingest_ns, event.origin_uri
+        emitted = self.emitted(event.value, event.meta, ns, origin)
+        if type(emitted) is Failure:
+            return [("error", emitted)]
+        meta = event.meta
+        return [("out", Event(value, meta, ns, origin)) for value in emitted]  # type: ignore
+
+    def emitted(self, value: Any, meta: Any, ingest_ns: int, origin: Any) -> list[Any] | Failure:
+        """The values a select without windows (it keeps no state) emits on ``out`` for one
+        event, in order, or its :class:`Failure` (Tremor discards the event's partial outputs
+        on error). One context serves every clause; its group is set for the target (a clause
+        only reads it)."""
+        spec = self.spec
+        ctx = EventContext(ingest_ns, origin, spec.args)
+        out: list[Any] = []
+        try:
+            if spec.where is not None:
+                ok, _ = spec.where.run(value, meta, None, ctx)
+                if not _bool(ok, spec.where, "where clause"):
+                    return out
+            groups = group_values(spec.group, value, meta, ctx, spec.group_key)
+            target, having = spec.target, spec.having
+            for group in groups:
+                ctx.group = group
+                result, _ = target.run(value, meta, None, ctx)
+                if having is not None:
+                    ok, _ = having.run(result, meta, None, ctx)
+                    if not _bool(ok, having, "having clause"):
+                        continue
+                out.append(result)
+        except RenderedError as err:
+            return _failure(err, Event(value, meta, ingest_ns, origin))
+        return out
 
     def process_keyed(
         self, port: str, event: Event, group: list[Any], position: tuple[int, ...]

@@ -77,6 +77,12 @@ select event from s into out;
 select event from s/err into err;
 """
 
+SELECT_EACH = """
+select {"got": event, "group": group}
+from in where event.n > 0 group by each(event.tags)
+into out having event.got.n != 3;
+"""
+
 NOT_FUSED = """
 define script s
 script
@@ -97,6 +103,12 @@ EVENTS: list[Any] = [
     {"bad": 1},
     {"bad": "one"},
     {"seen": 1},
+    {"n": 2, "tags": ["a", "b", "a"]},
+    {"n": 3, "tags": ["a"]},
+    {"n": 4, "tags": []},
+    {"n": 5, "tags": "a"},
+    {"n": 0, "tags": ["a"]},
+    {"n": True, "tags": ["a"]},
     [1, 2],
     "text",
     3.5,
@@ -113,7 +125,9 @@ def _outputs(pairs: list[tuple[Any, Any]]) -> list[tuple[Any, str]]:
 
 
 @pytest.mark.parametrize(
-    "program", [CHAIN, FAN_OUT, SELECT_FIRST], ids=["chain", "fan-out", "select first"]
+    "program",
+    [CHAIN, FAN_OUT, SELECT_FIRST, SELECT_EACH],
+    ids=["chain", "fan-out", "select first", "select each"],
 )
 def test_a_fused_run_gives_the_general_run_s_outputs(program: str) -> None:
     spec = _graph_of(program)
@@ -126,6 +140,9 @@ def test_a_fused_run_gives_the_general_run_s_outputs(program: str) -> None:
         expected = _outputs(general.push("in", Event(_copy(value), {}, index, None)))
         assert fused == expected, value
         seen.update(name for name, _ in fused)
+    if program is SELECT_EACH:  # emitted, filtered, failed (where, group by, missing key)
+        assert {"out", "error_log"} <= seen
+        return
     assert {"out", "err"} <= seen  # both ports were reached
     if program is SELECT_FIRST:  # events without `kind` fail the select: its error output
         assert "error_log" in seen
