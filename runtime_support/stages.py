@@ -8,7 +8,9 @@ fed by several stages. Every stage emits :data:`ROW_SCHEMA` rows:
 
 - ``stage`` ≥ 0: an event for stage ``stage``'s node ``target`` (``node\\0port``), pickled in
   ``event``; into a keyed stage, one row per group, ``key`` set (computed here, before the
-  shuffle, by the node's ``keyer``);
+  shuffle, by the node's ``keyer``). An input event that goes straight to a keyed node travels
+  as its input line (in ``value``, decoded again there) plus its metadata and group (in
+  ``event``): see :func:`_raw_entries`;
 - ``stage`` = -1: a job output on port ``target``, JSON text in ``value``; a stage whose job
   outputs ride along into its single keyed downstream stage sends them there instead
   (``target`` = ``\\0port``), spread by ``key`` = seq, and that stage passes them on.
@@ -34,6 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate, chain
 from typing import Any
+
+import orjson
 
 from .event_meta import decode_meta, encode_meta
 from .fused import fused_runs
@@ -140,6 +144,8 @@ class _Runner:
             - {index}
         )
         self.fused = fused_runs(self.graph)
+        self.raw = _raw_entries(self.graph, self.keyers, self.digests)
+        self.line: tuple[Any, Any] = (None, None)  # the input line being run, its Event
         self.seen = False
         self.rows: list[tuple[Any, ...]] = []
 
@@ -204,6 +210,11 @@ class _Runner:
                     self._emit(seq, outputs)
                 else:  # the general run's (a failure or a batch at the first node)
                     self._route(seq, [], outputs)
+            elif stream in self.raw:
+                event = Event(value, meta, ns, origin)
+                self.line = (text, event)
+                self._route(seq, [], push(stream, event))
+                self.line = (None, None)
             else:
                 self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
 
@@ -312,8 +323,12 @@ class _Runner:
             digest = None if item.is_batch else self.digests.get(node)
             text = None if digest is None else _encoded(item.value)
             meta = None if digest is None else digest(item)
+            line, read = self.line
+            raw = digest is None and item is read
             for group_index, (key, group) in enumerate(keyed):
-                if digest is None:
+                if raw:  # the input event itself: its line rides in ``value``
+                    payload, text = _pickled_raw(item, group), line
+                elif digest is None:
                     payload = _pickled("event", item, group)
                 else:  # the node reads only ``meta`` of the event, its outputs only the text
                     payload = _pickled_digest(meta, item.ingest_ns, group)
@@ -368,11 +383,19 @@ def _pickled_digest(meta: dict[str, Any], ingest_ns: int, group: Any) -> bytes:
     return pickle.dumps(("digest", meta, ingest_ns, group), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def _pickled_raw(event: Event, group: Any) -> bytes:
+    fields = ("raw", event.meta, event.ingest_ns, event.origin_uri, group)
+    return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _unpickled(payload: bytes, text: str | None = None) -> tuple[str, Event, Any]:
     fields = pickle.loads(payload)
     if fields[0] == "digest":  # the event's JSON text rides in ``value``
         _, meta, ingest_ns, group = fields
         return "event", Event(Encoded(text), meta, ingest_ns), group
+    if fields[0] == "raw":  # the input line, decoded once already (so it is valid)
+        _, meta, ingest_ns, origin, group = fields
+        return "event", Event(orjson.loads(text), meta, ingest_ns, origin), group  # type: ignore
     kind, value, meta, ingest_ns, origin, is_batch, group = fields
     cls = Failure if kind == "failure" else Event
     return kind, cls(value, meta, ingest_ns, origin, is_batch), group
@@ -385,6 +408,23 @@ class Encoded:
 
     def __init__(self, text: str | None) -> None:
         self.text = text
+
+
+def _raw_entries(graph: Graph, keyers: dict[str, Any], digests: dict[str, Any]) -> frozenset:
+    """Input streams of this stage whose every event goes, through passthroughs only, to one
+    keyed node of another stage that reads its whole event (no digest). Such an event is the
+    input line's value, unchanged, so its line crosses the shuffle as the event (in ``value``,
+    decoded again there) instead of a pickle of its value."""
+    found = set()
+    for stream in graph.spec.inputs:
+        if stream not in graph.ops or stream in graph.output_names:
+            continue
+        hops = graph.hops.get((stream, "out"), [])
+        if len(hops) == 1:
+            node, _ = hops[0]
+            if node in keyers and node not in graph.ops and node not in digests:
+                found.add(stream)
+    return frozenset(found)
 
 
 def _exits(spec: GraphSpec, node: str, members: set[str]) -> dict[str, list[str]] | None:
