@@ -26,6 +26,8 @@ import orjson
 __all__ = [
     "canonical_json",
     "decode_json",
+    "decode_line_fast",
+    "encode_fast",
     "encode_json",
     "encode_json_pretty",
     "format_float",
@@ -53,6 +55,34 @@ def _default(v: Any) -> Any:
     if type(v) is bytes:
         return base64.b64encode(v).decode("ascii")
     raise TypeError(f"not a Tremor value: {type(v).__name__}")
+
+
+def decode_line_fast(text: bytes) -> Any:
+    """:func:`decode_json` of an input line (bytes), its common case inlined: the same value, or
+    ``ValueError`` for the same lines (a failure or a screen's hit re-runs :func:`decode_json`)."""
+    try:
+        value = _loads(text)
+    except _DecodeError:
+        return decode_json(text)
+    if len(text) > 18:
+        screened = text.translate(_SCREEN)
+        if _RUN in screened or (len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH):
+            return decode_json(text)
+    return value
+
+
+def encode_fast(v: Any) -> str:
+    """:func:`encode_json`, its common case inlined (same text, same errors)."""
+    try:
+        out = _plain_dumps(v, default=_default)
+    except orjson.JSONEncodeError:
+        return _dumps(v)
+    if b"+" in out and b"e+" in out:
+        return _dumps(v)
+    return out.decode()
+
+
+_loads, _DecodeError, _plain_dumps = orjson.loads, orjson.JSONDecodeError, orjson.dumps
 
 
 def decode_json(text: str | bytes) -> Any:

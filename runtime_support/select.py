@@ -152,6 +152,7 @@ class SelectOperator(Sink):
         self._out: list[Output] = []
         if not spec.windows:
             self.process = self._stateless  # type: ignore[method-assign]
+        self._plain_ctx = EventContext(args=spec.args)  # :meth:`emitted`'s, one event at a time
 
     def process(self, port: str, event: Event) -> list[Output]:
         self._out = []
@@ -175,9 +176,10 @@ class SelectOperator(Sink):
         """The values a select without windows (it keeps no state) emits on ``out`` for one
         event, in order, or its :class:`Failure` (Tremor discards the event's partial outputs
         on error). One context serves every clause; its group is set for the target (a clause
-        only reads it)."""
+        only reads it, and none keeps it past its event)."""
         spec = self.spec
-        ctx = EventContext(ingest_ns, origin, spec.args)
+        ctx = self._plain_ctx
+        ctx.ingest_ns, ctx.origin_uri, ctx.group = ingest_ns, origin, None
         out: list[Any] = []
         try:
             if spec.where is not None:

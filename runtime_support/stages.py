@@ -43,7 +43,7 @@ from .event_meta import decode_meta, encode_meta
 from .fused import fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import encode_json
+from .jsonio import encode_fast, encode_json
 
 __all__ = [
     "END_SEQ",
@@ -343,7 +343,7 @@ class _Runner:
             if value is not last:
                 last, text = value, _encoded(value)
             if carry is None:  # the row :meth:`_output` appends
-                append((seq, [index], -1, name, None, None, text))
+                append((seq, _PATHS[index] if index < 8 else [index], -1, name, None, None, text))
             else:
                 self._output(seq, [index], name, text)
 
@@ -371,6 +371,8 @@ class _Runner:
 
 
 _COLUMNS = ("seq", "path", "stage", "target", "key", "event", "value")
+_PATHS = tuple([index] for index in range(8))
+"""Shared ``path`` lists of a fused run's first outputs (rows are read, never changed)."""
 _NOTHING = object()
 
 
@@ -505,7 +507,7 @@ def _encoded(value: Any) -> str:
     if type(value) is Encoded:
         return value.text  # type: ignore[return-value]
     try:
-        return encode_json(value)
+        return encode_fast(value)
     except Exception as err:  # noqa: BLE001 - see docstring
         return encode_json(
             {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}

@@ -117,3 +117,49 @@ def test_round_trip_keeps_int_float_and_order(v):
     back = decode_json(encode_json(v))
     assert back == v
     assert _same_types(back, v)
+
+
+LINES = [
+    b'{"a":1}',
+    b'{"a": 18446744073709551615, "b": -9223372036854775808}',
+    b'{"a": 18446744073709551616}',
+    b'{"a": -9223372036854775809, "pad": "...................."}',
+    b'{"s": "0000000000000000000000", "n": 1}',
+    b'[1e400]',
+    b"[" * 254 + b"]" * 254,
+    b"[" * 255 + b"]" * 255,
+    b'{"a":' * 255 + b"1" + b"}" * 255,
+    b'{"a": 1, "a": 2.0}',
+    b"not json",
+    b'{"a": "\xff"}',
+    b"",
+    b"\x00codec-error\x00{}",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_the_fast_line_decoder_agrees_with_decode_json(line):
+    """Same value, or an error for the same lines (the fast path screens, then defers)."""
+    from runtime_support.jsonio import decode_line_fast
+
+    def outcome(decode):
+        try:
+            return ("value", encode_json(decode(line)))
+        except ValueError:
+            return ("error", None)
+
+    assert outcome(decode_line_fast) == outcome(decode_json)
+
+
+@given(json_values)
+def test_the_fast_encoder_agrees_with_encode_json(v):
+    from runtime_support.jsonio import encode_fast
+
+    assert encode_fast(v) == encode_json(v)
+
+
+@pytest.mark.parametrize("v", [1e16, [1.5e-7, {"x": 1e300}], b"bin", {"deep": [[[[1.0]]]]}])
+def test_the_fast_encoder_agrees_on_floats_and_binaries(v):
+    from runtime_support.jsonio import encode_fast
+
+    assert encode_fast(v) == encode_json(v)
