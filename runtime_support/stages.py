@@ -177,7 +177,11 @@ class _Runner:
         (a line that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`;
         ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`)."""
         origins = cols.get("origin") or [None] * len(cols["seq"])
-        metas = cols.get("meta") or [None] * len(cols["seq"])
+        streams, metas = cols["stream"], cols.get("meta") or [None] * len(cols["seq"])
+        one = streams[0] if streams and streams.count(streams[0]) == len(streams) else None
+        if one in self.fused and self.stage.carry is None and metas.count(None) == len(metas):
+            self._feed_fused(one, cols["seq"], cols["value"], cols["ingest_ns"], origins)
+            return
         rows = zip(
             cols["stream"],
             cols["seq"],
@@ -217,6 +221,34 @@ class _Runner:
                 self.line = (None, None)
             else:
                 self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
+
+    def _feed_fused(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
+        """:meth:`feed_source` for rows of one ``stream`` that has a fused run, without
+        metadata, into a stage whose job outputs are not carried on: the same rows, the steps
+        of :meth:`_emit` inlined (this loop is a stateless job's whole per-event cost)."""
+        append, run = self.rows.append, self.fused[stream]
+        for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
+            if text is None:
+                self.pass_flush()
+                continue
+            self.seen = True
+            if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
+                self._source_error(stream, seq, text.decode() if type(text) is bytes else text)
+                continue
+            try:
+                value = decode_line(text)
+            except BadLine as bad:
+                self._source_error(stream, seq, bad.record)
+                continue
+            outputs = run(value, {}, seq if ns is None else ns, origin)
+            if type(outputs) is not list:  # the general run's (see feed_source)
+                self._route(seq, [], outputs)
+                continue
+            last, encoded = _NOTHING, ""
+            for index, (name, out) in enumerate(outputs):
+                if out is not last:
+                    last, encoded = out, _encoded(out)
+                append((seq, _PATHS[index] if index < 8 else [index], -1, name, None, None, encoded))
 
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""
