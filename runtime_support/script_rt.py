@@ -23,6 +23,7 @@ __all__ = [
     "NO_MATCH",
     "UNSET",
     "assign",
+    "assign_key",
     "bad_assign",
     "binary_lit",
     "field_run_case",
@@ -111,6 +112,21 @@ def assign(root: Any, keys: tuple[Any, ...], value: Any, site: int) -> Any:
         raise need_type(root, "record", site)
     copy = dict(root)
     copy[key] = assign(root[key] if key in root else {}, keys[1:], value, site)
+    return copy
+
+
+def assign_key(root: Any, key: str, value: Any, site: int) -> Any:
+    """``assign(root, (key,), value, site)`` for one field name ``key``: ``root`` (a record,
+    else the same error) copied with ``key`` set to ``value``.
+
+    >>> r = {"a": 1}
+    >>> assign_key(r, "b", 2, 0), r
+    ({'a': 1, 'b': 2}, {'a': 1})
+    """
+    if type(root) is not dict:
+        raise need_type(root, "record", site)
+    copy = dict(root)
+    copy[key] = value
     return copy
 
 

@@ -248,7 +248,8 @@ class _Runner:
             for index, (name, out) in enumerate(outputs):
                 if out is not last:
                     last, encoded = out, _encoded(out)
-                append((seq, _PATHS[index] if index < 8 else [index], -1, name, None, None, encoded))
+                path = _PATHS[index] if index < 8 else [index]
+                append((seq, path, -1, name, None, None, encoded))
 
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""

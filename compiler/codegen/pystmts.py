@@ -140,6 +140,10 @@ class StmtGen(ExprGen):
             name_span = Span(target.span.start, target.segments[0].span.start)
             base = f"{self.rt('need')}({ident}, {target.name!r}, {self.site(name_span)})"
         keys = self.segment_keys(target.segments)
+        if len(target.segments) == 1 and isinstance(target.segments[0], ast.FieldSeg):
+            # one field: the copy-on-write store without assign's walk (same result and errors)
+            self.line(f"{ident} = {self.rt('assign_key')}({base}, {keys[0]}, {value}, {site})")
+            return value if need else None
         key_tuple = tuple_code(keys)
         self.line(f"{ident} = {self.rt('assign')}({base}, {key_tuple}, {value}, {site})")
         return value if need else None

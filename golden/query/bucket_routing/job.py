@@ -16,7 +16,7 @@ from runtime_support.job import run_job_cli
 from runtime_support.operators import BucketRoute
 from runtime_support.paths import get_field
 from runtime_support.port_frames import port_frames
-from runtime_support.script_rt import assign
+from runtime_support.script_rt import assign_key
 from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
@@ -28,11 +28,11 @@ def script_classify_run(event, meta, state, ctx):
     # line 5
     _t1 = get_field(event, "host", "event", 0)
     if _t1 == "web-1":
-        meta = assign(meta, ("class",), "web", 2)
-        meta = assign(meta, ("rate",), 2, 3)
+        meta = assign_key(meta, "class", "web", 2)
+        meta = assign_key(meta, "rate", 2, 3)
     else:
-        meta = assign(meta, ("class",), "other", 4)
-        meta = assign(meta, ("rate",), 10, 5)
+        meta = assign_key(meta, "class", "other", 4)
+        meta = assign_key(meta, "rate", 10, 5)
     # line 9
     return "out", event, meta, state
 
