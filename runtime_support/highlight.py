@@ -114,6 +114,14 @@ def retoken_comments(text: str) -> str:
     return "".join(pieces)
 
 
+@lru_cache(maxsize=16)
+def _shown_lines(text: str) -> tuple[str, ...]:
+    """The lines of ``text`` as a diagnostic shows them, cached per text: a job renders every
+    runtime error against its one source, and re-tokenizing it per error cost milliseconds
+    per failing event on a long program."""
+    return tuple(retoken_comments(text).split("\n"))
+
+
 def render(
     text: str,
     *,
@@ -135,8 +143,7 @@ def render(
     outer = outer or inner
     outer = (min(outer[0], inner[0]), max(outer[1], inner[1]))
     starts = _starts(text)
-    shown = text if text_end is None else text[:text_end]
-    lines = retoken_comments(shown).split("\n")
+    lines = _shown_lines(text if text_end is None else text[:text_end])
     first, _ = line_col(starts, outer[0])
     last, _ = line_col(starts, outer[1] - 1 if outer[1] > outer[0] else outer[0])
     inner_line, inner_col = line_col(starts, inner[0])
