@@ -193,17 +193,8 @@ class _Runner:
         )
         push, fused = self.graph.push, self.fused
         for stream, seq, text, ns, origin, meta in rows:
-            if text is None:
-                self.pass_flush()
-                continue
-            self.seen = True
-            if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
-                self._source_error(stream, seq, text.decode() if type(text) is bytes else text)
-                continue
-            try:
-                value = decode_line(text)
-            except BadLine as bad:
-                self._source_error(stream, seq, bad.record)
+            value = self._value_of(stream, seq, text, origin)
+            if value is _NOTHING:
                 continue
             meta = {} if meta is None else decode_meta(meta)
             ns = ns if ns is not None else seq
@@ -228,17 +219,8 @@ class _Runner:
         of :meth:`_emit` inlined (this loop is a stateless job's whole per-event cost)."""
         append, run = self.rows.append, self.fused[stream]
         for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
-            if text is None:
-                self.pass_flush()
-                continue
-            self.seen = True
-            if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
-                self._source_error(stream, seq, text.decode() if type(text) is bytes else text)
-                continue
-            try:
-                value = decode_line(text)
-            except BadLine as bad:
-                self._source_error(stream, seq, bad.record)
+            value = self._value_of(stream, seq, text, origin)
+            if value is _NOTHING:
                 continue
             outputs = run(value, {}, seq if ns is None else ns, origin)
             if type(outputs) is not list:  # the general run's (see feed_source)
@@ -250,6 +232,23 @@ class _Runner:
                     last, encoded = out, _encoded(out)
                 path = _PATHS[index] if index < 8 else [index]
                 append((seq, path, -1, name, None, None, encoded))
+
+    def _value_of(self, stream: str, seq: int, text: Any, origin: Any) -> Any:
+        """The event value of an input row, or ``_NOTHING`` for a row that is no event, which
+        this handles: the streaming end-of-input signal (passed on), a connector's ``err``
+        record, a line that does not decode (an ``err`` record naming why)."""
+        if text is None:
+            self.pass_flush()
+            return _NOTHING
+        self.seen = True
+        if origin == SOURCE_ERROR:  # a connector's err record (processors, codec)
+            self._source_error(stream, seq, text.decode() if type(text) is bytes else text)
+            return _NOTHING
+        try:
+            return decode_line(text)
+        except BadLine as bad:
+            self._source_error(stream, seq, bad.record)
+            return _NOTHING
 
     def _source_error(self, stream: str, seq: int, record: str) -> None:
         """A source's ``err`` record (counted as its stream's ``err`` output)."""
