@@ -152,7 +152,7 @@ class SelectOperator(Sink):
         self._out: list[Output] = []
         if not spec.windows:
             self.process = self._stateless  # type: ignore[method-assign]
-        self._plain_ctx = EventContext(args=spec.args)  # :meth:`emitted`'s, one event at a time
+            self._plain_ctx = EventContext(args=spec.args)  # :meth:`emitted`'s, one at a time
 
     def process(self, port: str, event: Event) -> list[Output]:
         self._out = []
@@ -247,18 +247,9 @@ class SelectOperator(Sink):
         )
 
     def _process(self, event: Event) -> None:
-        spec = self.spec
-        groups = _passing_groups(spec, event, lambda: self._ctx_for(event))
-        if spec.windows:
-            for group in groups:
-                self._windowed(event, group)
-        elif groups:
-            # one context for the event's groups: a target only reads it, and no group
-            # changes what the others see (the select keeps no state without windows)
-            ctx = self._ctx_for(event)
-            for group in groups:
-                ctx.group = group
-                self._emit_target(event, ctx, None)
+        """A windowed select's event (without windows :meth:`_stateless` runs instead)."""
+        for group in _passing_groups(self.spec, event, lambda: self._ctx_for(event)):
+            self._windowed(event, group)
 
     def _windowed(self, event: Event, group: list[Any], position: tuple[int, ...] = ()) -> None:
         """Tremor's order: a new group first takes the event; only if it then stays open is the
