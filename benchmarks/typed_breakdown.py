@@ -65,13 +65,7 @@ def main() -> None:
             *typed.EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
         )
         native = decided.filter(~F.col("_py") & F.col("_port").isNotNull()).select(
-            "seq",
-            F.array(F.lit(0).cast("long")).alias("path"),
-            F.lit(-1).alias("stage"),
-            F.col("_port").alias("target"),
-            F.lit(None).cast("string").alias("key"),
-            F.lit(None).cast("binary").alias("event"),
-            F.col("_out").alias("value"),
+            "seq", *typed.native_row_columns()
         )
         return decided.filter(F.col("_py")).select(*typed.EVENT_COLUMNS), native
 

@@ -26,7 +26,14 @@ from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
 
-__all__ = ["TypedGraphSpec", "apply_native", "typed_columns", "with_native_rows", "with_typed_plan"]
+__all__ = [
+    "TypedGraphSpec",
+    "apply_native",
+    "native_row_columns",
+    "typed_columns",
+    "with_native_rows",
+    "with_typed_plan",
+]
 
 EVENT_COLUMNS = ("seq", "value", "ingest_ns", "origin", "meta", "stream")
 JSON_OPTIONS = {"ignoreNullFields": "true"}
@@ -67,17 +74,25 @@ def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[A
     # The Python path inside the same plan: a UDF whose input is NULL on native rows (no
     # split of the input, no cache, no pass to learn whether any row needs Python).
     python = python_rows(spec, F.when(F.col("_py"), F.struct(*EVENT_COLUMNS)))
-    native = F.struct(
+    native = F.struct(*native_row_columns())
+    rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
+    result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
+    return events.limit(0), result
+
+
+def native_row_columns() -> list[Any]:
+    """A stage row's columns after ``seq`` for a natively run event: the job output on port
+    ``_port`` whose text is ``_out`` (columns of the plan's ``decided`` rows)."""
+    from pyspark.sql import functions as F
+
+    return [
         F.array(F.lit(0).cast("long")).alias("path"),
         F.lit(-1).alias("stage"),
         F.col("_port").alias("target"),
         F.lit(None).cast("string").alias("key"),
         F.lit(None).cast("binary").alias("event"),
         F.col("_out").alias("value"),
-    )
-    rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
-    result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
-    return events.limit(0), result
+    ]
 
 
 def with_native_rows(stage: Any, rows: Any) -> Any:
