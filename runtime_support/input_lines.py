@@ -21,7 +21,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from .jsonio import decode_json, decode_line_fast, encode_json
+from .jsonio import decode_json, encode_json
 
 __all__ = [
     "BadLine",
@@ -56,7 +56,7 @@ def decode_line(raw: bytes | str) -> Any:
     """The event value of one input line; :class:`BadLine` when it is none (see the module)."""
     if type(raw) is bytes and raw[:1] != b"\0":  # the common case: no codec's error mark
         try:
-            return decode_line_fast(raw)
+            return decode_json(raw)
         except Exception:  # noqa: BLE001 - the general path below names the reason
             pass
     mark = _MARKS[type(raw)]

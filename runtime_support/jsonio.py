@@ -26,8 +26,6 @@ import orjson
 __all__ = [
     "canonical_json",
     "decode_json",
-    "decode_line_fast",
-    "encode_fast",
     "encode_json",
     "encode_json_pretty",
     "format_float",
@@ -57,34 +55,6 @@ def _default(v: Any) -> Any:
     raise TypeError(f"not a Tremor value: {type(v).__name__}")
 
 
-def decode_line_fast(text: bytes) -> Any:
-    """:func:`decode_json` of an input line (bytes), its common case inlined: the same value, or
-    ``ValueError`` for the same lines (a failure or a screen's hit re-runs :func:`decode_json`)."""
-    try:
-        value = _loads(text)
-    except _DecodeError:
-        return decode_json(text)
-    if len(text) > 18:
-        screened = text.translate(_SCREEN)
-        if _RUN in screened or (len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH):
-            return decode_json(text)
-    return value
-
-
-def encode_fast(v: Any) -> str:
-    """:func:`encode_json`, its common case inlined (same text, same errors)."""
-    try:
-        out = _plain_dumps(v, default=_default)
-    except orjson.JSONEncodeError:
-        return _dumps(v)
-    if b"+" in out and b"e+" in out:
-        return _dumps(v)
-    return out.decode()
-
-
-_loads, _DecodeError, _plain_dumps = orjson.loads, orjson.JSONDecodeError, orjson.dumps
-
-
 def decode_json(text: str | bytes) -> Any:
     """Parse JSON, keeping int vs float (``1.0`` stays a float); duplicate keys: last wins.
 
@@ -106,16 +76,12 @@ def decode_json(text: str | bytes) -> Any:
     if len(text) > 18:
         # One pass of cheap screens: digits to 0 (a run of 19 may be out of range) and `{` to
         # `[` (more openers than the limit may nest too deep); the exact checks run rarely.
-        screened = _utf8(text).translate(_SCREEN)
+        screened = (text if type(text) is bytes else text.encode()).translate(_SCREEN)
         if _RUN in screened:
             _check_integers(text)
         if len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
             _check_depth(text)
     return value
-
-
-def _utf8(text: str | bytes) -> bytes:
-    return text.encode() if isinstance(text, str) else text
 
 
 def _too_deep() -> str:
@@ -170,7 +136,14 @@ def encode_json(v: Any) -> str:
     >>> encode_json({"f": 1.0, "e": 1e16, "s": 1.5e-7, "b": b"hi", "n": None})
     '{"f":1.0,"e":1e16,"s":1.5e-7,"b":"aGk=","n":null}'
     """
-    return _dumps(v)
+    # :func:`_dumps` with no option, its common case inlined (every output event passes here)
+    try:
+        out = orjson.dumps(v, default=_default)
+    except orjson.JSONEncodeError:
+        return _dumps(v)
+    if b"+" in out and b"e+" in out:
+        return _dumps(v)
+    return out.decode()
 
 
 def encode_json_pretty(v: Any) -> str:

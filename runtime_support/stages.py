@@ -43,7 +43,7 @@ from .event_meta import decode_meta, encode_meta
 from .fused import fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import encode_fast, encode_json
+from .jsonio import encode_json
 
 __all__ = [
     "END_SEQ",
@@ -539,7 +539,7 @@ def _encoded(value: Any) -> str:
     if type(value) is Encoded:
         return value.text  # type: ignore[return-value]
     try:
-        return encode_fast(value)
+        return encode_json(value)
     except Exception as err:  # noqa: BLE001 - see docstring
         return encode_json(
             {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
