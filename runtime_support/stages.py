@@ -183,7 +183,7 @@ class _Runner:
             self._feed_fused(one, cols["seq"], cols["value"], cols["ingest_ns"], origins)
             return
         rows = zip(
-            cols["stream"],
+            streams,
             cols["seq"],
             cols["value"],
             cols["ingest_ns"],
