@@ -18,13 +18,14 @@ operator object the graph holds (a script's ``state`` is shared).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .graph import Event, Failure, Graph, Passthrough, ScriptOperator
 from .operators import BucketRoute
 from .select import SelectOperator
 
-__all__ = ["FusedRun", "General", "fused_runs"]
+__all__ = ["ChainStep", "FusedRun", "General", "fused_chains", "fused_runs"]
 
 FusedRun = Callable[[Any, Any, int, Any], list[tuple[str, Any]]]
 """``(value, meta, ingest_ns, origin) -> [(output name, value), …]`` in emission order."""
@@ -44,6 +45,66 @@ def fused_runs(graph: Graph) -> dict[str, FusedRun]:
         if run is not None:
             runs[stream] = run
     return runs
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One script of a fused chain: ``exits`` maps its output ports to job outputs, ``onward``
+    is the port whose events go on to the next step (None on the last step). A port in neither
+    has no link: its events are dropped."""
+
+    op: ScriptOperator
+    exits: dict[str, str]
+    onward: str | None
+
+
+def fused_chains(graph: Graph) -> dict[str, tuple[ChainStep, ...]]:
+    """The fused runs that are chains: an input stream into one script (on ``in``), each of whose
+    output ports links to at most one place, a job output (its sink not reading ``$``) or, for
+    one port, the next script of the chain, and so on. An event of such a stream makes at most
+    one output, at path ``[0]``; running the steps in turn is the stream's fused run."""
+    if graph.counts is not None:
+        return {}
+    chains = {}
+    for stream in graph.spec.inputs:
+        if stream in graph.output_names or stream not in graph.ops:
+            continue
+        steps = _chain(graph, (stream, "out"), frozenset())
+        if steps is not None:
+            chains[stream] = steps
+    return chains
+
+
+def _chain(
+    graph: Graph, source: tuple[str, str], seen: frozenset[str]
+) -> tuple[ChainStep, ...] | None:
+    targets = graph.hops.get(source, ())
+    if len(targets) != 1:
+        return None
+    node, port = targets[0]
+    op = graph.ops.get(node)
+    if type(op) is not ScriptOperator or port != "in" or node in seen:
+        return None
+    if node in graph.output_names:
+        return None
+    exits: dict[str, str] = {}
+    onward, rest = None, ()
+    for (src, out_port), destinations in graph.hops.items():
+        if src != node or not destinations:
+            continue
+        if len(destinations) > 1:
+            return None
+        name = graph.output_names.get(destinations[0][0])
+        if name is not None and name not in graph.meta_outputs:
+            exits[out_port] = name
+            continue
+        if name is not None or onward is not None:
+            return None
+        found = _chain(graph, (node, out_port), seen | {node})
+        if found is None:
+            return None
+        onward, rest = out_port, found
+    return (ChainStep(op, exits, onward), *rest)
 
 
 class General(list):

@@ -429,14 +429,19 @@ class ScriptOperator:
         ctx.ingest_ns, ctx.origin_uri = ingest_ns, origin
         try:
             out_port, out, out_meta, self.state = entry(value, meta, self.state, ctx)
-        except TremorError as err:
+        except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job
+            return self.failed(err, value, meta)
+        return out_port, out, out_meta
+
+    def failed(self, err: Exception, value: Any, meta: Any) -> tuple[str, Any, Any]:
+        """What :meth:`outcome` emits when running ``value`` raised ``err``: the ``err`` record
+        (a :class:`TremorError` rendered against the source, keeping the state it carries)."""
+        if isinstance(err, TremorError):
             if err.state is not NO_STATE:
                 self.state = err.state
             return "err", {"error": self.render_error(err) + "\n\n", "event": value}, meta
-        except Exception as err:  # noqa: BLE001 - a bug must cost one event, never the job
-            error = {"error": f"Internal error: {type(err).__name__}: {err}", "event": value}
-            return "err", error, meta
-        return out_port, out, out_meta
+        error = {"error": f"Internal error: {type(err).__name__}: {err}", "event": value}
+        return "err", error, meta
 
 
 def script_operator(

@@ -40,10 +40,10 @@ from typing import Any
 import orjson
 
 from .event_meta import decode_meta, encode_meta
-from .fused import fused_runs
+from .fused import ChainStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import encode_json
+from .jsonio import decode_json, encode_json
 
 __all__ = [
     "END_SEQ",
@@ -144,6 +144,7 @@ class _Runner:
             - {index}
         )
         self.fused = fused_runs(self.graph)
+        self.chains = fused_chains(self.graph)
         self.raw = _raw_entries(self.graph, self.keyers, self.digests)
         self.line: tuple[Any, Any] = (None, None)  # the input line being run, its Event
         self.seen = False
@@ -180,7 +181,8 @@ class _Runner:
         streams, metas = cols["stream"], cols.get("meta") or [None] * len(cols["seq"])
         one = streams[0] if streams and streams.count(streams[0]) == len(streams) else None
         if one in self.fused and self.stage.carry is None and metas.count(None) == len(metas):
-            self._feed_fused(one, cols["seq"], cols["value"], cols["ingest_ns"], origins)
+            feed = self._feed_chain if one in self.chains else self._feed_fused
+            feed(one, cols["seq"], cols["value"], cols["ingest_ns"], origins)
             return
         rows = zip(
             streams,
@@ -232,6 +234,56 @@ class _Runner:
                     last, encoded = out, _encoded(out)
                 path = _PATHS[index] if index < 8 else [index]
                 append((seq, path, -1, name, None, None, encoded))
+
+    def _feed_chain(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
+        """:meth:`_feed_fused` for a stream whose fused run is a chain of scripts
+        (:func:`~runtime_support.fused.fused_chains`): the first script's
+        :meth:`~runtime_support.graph.ScriptOperator.outcome` inlined, the one output appended
+        at path ``[0]``. A row that does not decode as JSON (the end-of-input signal, a codec's
+        error mark: no JSON starts with NUL) takes :meth:`_value_of`; rows holding a connector's
+        ``err`` record take :meth:`_feed_fused`."""
+        append, path = self.rows.append, _PATHS[0]
+        first, rest = self.chains[stream][0], self.chains[stream][1:]
+        op, exits, onward, entry, ctx = (
+            first.op,
+            first.exits,
+            first.onward,
+            first.op.entry,
+            first.op.ctx,
+        )
+        if SOURCE_ERROR in origins:  # a connector's err records: rare, the general loop
+            self._feed_fused(stream, seqs, texts, nss, origins)
+            return
+        seen = False
+        for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
+            try:
+                value = decode_json(text)
+                seen = True
+            except Exception:  # noqa: BLE001 - _value_of names the reason
+                value = self._value_of(stream, seq, text, origin)
+                if value is _NOTHING:
+                    continue
+            ns = seq if ns is None else ns
+            ctx.ingest_ns, ctx.origin_uri = ns, origin
+            meta: Any = {}
+            try:
+                port, value, meta, op.state = entry(value, meta, op.state, ctx)
+            except Exception as err:  # noqa: BLE001 - as ScriptOperator.outcome
+                port, value, meta = op.failed(err, value, meta)
+            name = exits.get(port)
+            if name is None:
+                if not rest or port != onward:
+                    continue
+                name, value = _chain_rest(rest, value, meta, ns, origin)
+                if name is None:
+                    continue
+            try:
+                encoded = encode_json(value)
+            except Exception:  # noqa: BLE001 - _encoded reports it
+                encoded = _encoded(value)
+            append((seq, path, -1, name, None, None, encoded))
+        if seen:
+            self.seen = True
 
     def _value_of(self, stream: str, seq: int, text: Any, origin: Any) -> Any:
         """The event value of an input row, or ``_NOTHING`` for a row that is no event, which
@@ -406,6 +458,19 @@ _COLUMNS = ("seq", "path", "stage", "target", "key", "event", "value")
 _PATHS = tuple([index] for index in range(8))
 """Shared ``path`` lists of a fused run's first outputs (rows are read, never changed)."""
 _NOTHING = object()
+
+
+def _chain_rest(
+    steps: tuple[ChainStep, ...], value: Any, meta: Any, ingest_ns: int, origin: Any
+) -> tuple[str | None, Any]:
+    """The later steps of a chain run on an event: ``(output name, value)`` it ends on (name
+    None: dropped)."""
+    for step in steps:
+        op = step.op
+        port, value, meta = op.outcome(op.entry, value, meta, ingest_ns, origin)
+        if step.onward is None or port != step.onward:
+            return step.exits.get(port), value  # type: ignore[arg-type]
+    raise AssertionError("a chain's last step has no onward port")
 
 
 def _pickled(kind: str, event: Event, group: Any) -> bytes:
