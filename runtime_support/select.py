@@ -10,7 +10,6 @@ Errors of where/group/target/having/windows abort the event: they leave on port 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +87,9 @@ def group_values(
     None: for a select nothing reads it from) for one event's value and ``$``."""
     if spec is None:
         return [list(NO_GROUP)]
+    if spec.kind == "expr":  # one group of one component (:func:`_components`' first case)
+        value, _ = spec.code.run(event, meta, None, ctx)  # type: ignore[union-attr]
+        return [[value, canonical_json([value]) if key else None]]
     found = _components(spec, event, meta, ctx)
     return [comps + [canonical_json(comps) if key else None] for comps in found]
 
@@ -100,17 +102,15 @@ class _Group:
         self.frames = frames
 
 
-def _passing_groups(
-    spec: SelectSpec, event: Event, context: Callable[[], EventContext]
-) -> list[list[Any]]:
+def _passing_groups(spec: SelectSpec, event: Event, ctx: EventContext) -> list[list[Any]]:
     """The front half of a select: ``where``, then every group the event belongs to, in
-    ``group by`` order (``[]``: filtered out); each clause runs with a fresh ``context()``.
-    Raises :class:`RenderedError`."""
+    ``group by`` order (``[]``: filtered out); both clauses run with ``ctx`` (a clause only
+    reads it). Raises :class:`RenderedError`."""
     if spec.where is not None:
-        ok, _ = spec.where.run(event.value, event.meta, None, context())
+        ok, _ = spec.where.run(event.value, event.meta, None, ctx)
         if not _bool(ok, spec.where, "where clause"):
             return []
-    return group_values(spec.group, event.value, event.meta, context(), spec.group_key)
+    return group_values(spec.group, event.value, event.meta, ctx, spec.group_key)
 
 
 def _failure(err: RenderedError, event: Event) -> Failure:
@@ -123,11 +123,9 @@ def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] |
     """:func:`_passing_groups` before the shuffle of a keyed stage, as ``(key, group)`` pairs;
     an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it."""
 
-    def context() -> EventContext:
-        return EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
-
+    ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
     try:
-        return [(group[-1], group) for group in _passing_groups(spec, event, context)]
+        return [(group[-1], group) for group in _passing_groups(spec, event, ctx)]
     except RenderedError as err:
         return _failure(err, event)
 
@@ -248,7 +246,7 @@ class SelectOperator(Sink):
 
     def _process(self, event: Event) -> None:
         """A windowed select's event (without windows :meth:`_stateless` runs instead)."""
-        for group in _passing_groups(self.spec, event, lambda: self._ctx_for(event)):
+        for group in _passing_groups(self.spec, event, self._ctx_for(event)):
             self._windowed(event, group)
 
     def _windowed(self, event: Event, group: list[Any], position: tuple[int, ...] = ()) -> None:

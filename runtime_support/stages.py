@@ -145,7 +145,10 @@ class _Runner:
         )
         self.fused = fused_runs(self.graph)
         self.chains = fused_chains(self.graph)
-        self.raw = _raw_entries(self.graph, self.keyers, self.digests)
+        self.raw = {  # per raw entry: (stage, target, keyer) of its keyed node
+            stream: (self.home[node], f"{node}\0{port}", self.keyers[node])
+            for stream, (node, port) in _raw_entries(self.graph, self.keyers, self.digests).items()
+        }
         self.line: tuple[Any, Any] = (None, None)  # the input line being run, its Event
         self.seen = False
         self.rows: list[tuple[Any, ...]] = []
@@ -180,9 +183,15 @@ class _Runner:
         origins = cols.get("origin") or [None] * len(cols["seq"])
         streams, metas = cols["stream"], cols.get("meta") or [None] * len(cols["seq"])
         one = streams[0] if streams and streams.count(streams[0]) == len(streams) else None
-        if one in self.fused and self.stage.carry is None and metas.count(None) == len(metas):
+        plain = metas.count(None) == len(metas) and (
+            origins.count(None) == len(origins) or SOURCE_ERROR not in origins
+        )
+        if one in self.fused and self.stage.carry is None and plain:
+            texts = cols["value"]
+            if texts.count(None) != len(texts):
+                self.seen = True
             feed = self._feed_chain if one in self.chains else self._feed_fused
-            feed(one, cols["seq"], cols["value"], cols["ingest_ns"], origins)
+            feed(one, cols["seq"], texts, cols["ingest_ns"], origins)
             return
         rows = zip(
             streams,
@@ -193,7 +202,7 @@ class _Runner:
             metas,
             strict=True,
         )
-        push, fused = self.graph.push, self.fused
+        push, fused, counts = self.graph.push, self.fused, self.graph.counts
         for stream, seq, text, ns, origin, meta in rows:
             value = self._value_of(stream, seq, text, origin)
             if value is _NOTHING:
@@ -209,6 +218,9 @@ class _Runner:
                     self._route(seq, [], outputs)
             elif stream in self.raw:
                 event = Event(value, meta, ns, origin)
+                if counts is None:  # the graph's run would return it as this exit
+                    self._keyed_line(seq, _PATHS[0], *self.raw[stream], event, text)
+                    continue
                 self.line = (text, event)
                 self._route(seq, [], push(stream, event))
                 self.line = (None, None)
@@ -217,13 +229,18 @@ class _Runner:
 
     def _feed_fused(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
         """:meth:`feed_source` for rows of one ``stream`` that has a fused run, without
-        metadata, into a stage whose job outputs are not carried on: the same rows, the steps
-        of :meth:`_emit` inlined (this loop is a stateless job's whole per-event cost)."""
+        metadata or a connector's ``err`` record, into a stage whose job outputs are not carried
+        on: the same rows, the steps of :meth:`_emit` inlined (this loop is a stateless job's
+        whole per-event cost). A row that does not decode as JSON (the end-of-input signal, a
+        codec's error mark: no JSON starts with NUL) takes :meth:`_value_of`."""
         append, run = self.rows.append, self.fused[stream]
         for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
-            value = self._value_of(stream, seq, text, origin)
-            if value is _NOTHING:
-                continue
+            try:
+                value = decode_json(text)
+            except Exception:  # noqa: BLE001 - _value_of names the reason
+                value = self._value_of(stream, seq, text, origin)
+                if value is _NOTHING:
+                    continue
             outputs = run(value, {}, seq if ns is None else ns, origin)
             if type(outputs) is not list:  # the general run's (see feed_source)
                 self._route(seq, [], outputs)
@@ -239,26 +256,14 @@ class _Runner:
         """:meth:`_feed_fused` for a stream whose fused run is a chain of scripts
         (:func:`~runtime_support.fused.fused_chains`): the first script's
         :meth:`~runtime_support.graph.ScriptOperator.outcome` inlined, the one output appended
-        at path ``[0]``. A row that does not decode as JSON (the end-of-input signal, a codec's
-        error mark: no JSON starts with NUL) takes :meth:`_value_of`; rows holding a connector's
-        ``err`` record take :meth:`_feed_fused`."""
+        at path ``[0]``; its rows as :meth:`_feed_fused`'s."""
         append, path = self.rows.append, _PATHS[0]
         first, rest = self.chains[stream][0], self.chains[stream][1:]
-        op, exits, onward, entry, ctx = (
-            first.op,
-            first.exits,
-            first.onward,
-            first.op.entry,
-            first.op.ctx,
-        )
-        if SOURCE_ERROR in origins:  # a connector's err records: rare, the general loop
-            self._feed_fused(stream, seqs, texts, nss, origins)
-            return
-        seen = False
+        op, exits, onward = first.op, first.exits, first.onward
+        entry, ctx = op.entry, op.ctx
         for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
             try:
                 value = decode_json(text)
-                seen = True
             except Exception:  # noqa: BLE001 - _value_of names the reason
                 value = self._value_of(stream, seq, text, origin)
                 if value is _NOTHING:
@@ -282,8 +287,6 @@ class _Runner:
             except Exception:  # noqa: BLE001 - _encoded reports it
                 encoded = _encoded(value)
             append((seq, path, -1, name, None, None, encoded))
-        if seen:
-            self.seen = True
 
     def _value_of(self, stream: str, seq: int, text: Any, origin: Any) -> Any:
         """The event value of an input row, or ``_NOTHING`` for a row that is no event, which
@@ -400,23 +403,38 @@ class _Runner:
             if keyer is None:
                 self._row(seq, at, stage, target, None, _pickled("event", item, None), None)
                 continue
+            line, read = self.line
+            digest = None if item.is_batch else self.digests.get(node)
+            if item is read and digest is None:  # the input event itself
+                self._keyed_line(seq, at, stage, target, keyer, item, line)
+                continue
             keyed = keyer(item)
             if isinstance(keyed, Failure):
                 self._row(seq, at, stage, target, str(seq), _pickled("failure", keyed, None), None)
                 continue
-            digest = None if item.is_batch else self.digests.get(node)
-            text = None if digest is None else _encoded(item.value)
+            # (not ``text``: that is the last job output's encoding, reused for its value)
+            carried = None if digest is None else _encoded(item.value)
             meta = None if digest is None else digest(item)
-            line, read = self.line
-            raw = digest is None and item is read
             for group_index, (key, group) in enumerate(keyed):
-                if raw:  # the input event itself: its line rides in ``value``
-                    payload, text = _pickled_raw(item, group), line
-                elif digest is None:
+                if digest is None:
                     payload = _pickled("event", item, group)
                 else:  # the node reads only ``meta`` of the event, its outputs only the text
                     payload = _pickled_digest(meta, item.ingest_ns, group)
-                self._row(seq, [*at, group_index], stage, target, key, payload, text)
+                self._row(seq, [*at, group_index], stage, target, key, payload, carried)
+
+    def _keyed_line(
+        self, seq: int, at: list[int], stage: int, target: str, keyer: Any, event: Event, line: Any
+    ) -> None:
+        """:meth:`_route`'s rows for an input event going to the keyed node ``target`` of
+        ``stage``: one per group, its input line riding in ``value`` (see :func:`_raw_entries`)."""
+        keyed = keyer(event)
+        if isinstance(keyed, Failure):
+            self._row(seq, at, stage, target, str(seq), _pickled("failure", keyed, None), None)
+            return
+        append = self.rows.append
+        for group_index, (key, group) in enumerate(keyed):
+            payload = _pickled_raw(event, group)
+            append((seq, [*at, group_index], stage, target, key, payload, line))
 
     def _emit(self, seq: int, outputs: list[tuple[str, Any]]) -> None:
         """A fused run's outputs (job outputs whose sinks do not read ``$``): :meth:`_route`
@@ -509,21 +527,25 @@ class Encoded:
         self.text = text
 
 
-def _raw_entries(graph: Graph, keyers: dict[str, Any], digests: dict[str, Any]) -> frozenset:
+def _raw_entries(
+    graph: Graph, keyers: dict[str, Any], digests: dict[str, Any]
+) -> dict[str, tuple[str, str]]:
     """Input streams of this stage whose every event goes, through passthroughs only, to one
-    keyed node of another stage that reads its whole event (no digest). Such an event is the
-    input line's value, unchanged, so its line crosses the shuffle as the event (in ``value``,
-    decoded again there) instead of a pickle of its value."""
-    found = set()
+    keyed node of another stage that reads its whole event (no digest), with that node and
+    port. Such an event is the input line's value, unchanged, so its line crosses the shuffle
+    as the event (in ``value``, decoded again there) instead of a pickle of its value. Unless
+    the graph counts what passes, it goes there without the graph's run (which returns it as
+    that exit)."""
+    found = {}
     for stream in graph.spec.inputs:
         if stream not in graph.ops or stream in graph.output_names:
             continue
         hops = graph.hops.get((stream, "out"), [])
         if len(hops) == 1:
-            node, _ = hops[0]
+            node, port = hops[0]
             if node in keyers and node not in graph.ops and node not in digests:
-                found.add(stream)
-    return frozenset(found)
+                found[stream] = (node, port)
+    return found
 
 
 def _exits(spec: GraphSpec, node: str, members: set[str]) -> dict[str, list[str]] | None:
