@@ -148,6 +148,7 @@ class SelectOperator(Sink):
         self._event: Event | None = None
         self._ctx: EventContext | None = None
         self._out: list[Output] = []
+        self._event_ctx = self._ctx_for(Event(None, {}, 0))  # :meth:`_windowed`'s
         if not spec.windows:
             self.process = self._stateless  # type: ignore[method-assign]
             self._plain_ctx = EventContext(args=spec.args)  # :meth:`emitted`'s, one at a time
@@ -254,7 +255,9 @@ class SelectOperator(Sink):
         group limit checked (the error aborts the event, the group is not kept)."""
         key = group[-1]
         live = self.groups.get(key)
-        ctx = self._ctx_for(event, group)
+        ctx = self._event_ctx  # one per operator: nothing keeps it past its event
+        ctx.ingest_ns, ctx.origin_uri, ctx.group = event.ingest_ns, event.origin_uri, group
+        ctx.window, ctx.cardinality = None, len(self.groups)
         self._event, self._ctx = event, ctx
         if live is not None:
             if run_frames(live.frames, 0, event.value, event.meta, ctx, self):

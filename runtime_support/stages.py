@@ -133,8 +133,13 @@ class _Runner:
         self.digests = _digests(spec)
         self.rank = {name: i for i, name in enumerate(self.graph.order)}
         members = set(self.stage.members)
-        exits = {} if spec.counted else {n: _exits(spec, n, members) for n in self.digests}
-        self.exits = {node: found for node, found in exits.items() if found is not None}
+        exits = {} if spec.counted else {n: _exits(spec, n, members) for n in self.keyers}
+        meta = set(spec.meta_outputs)
+        self.exits = {  # keyed nodes of this stage whose outputs all go to job outputs
+            node: found
+            for node, found in exits.items()
+            if found is not None and not meta.intersection(chain.from_iterable(found.values()))
+        }
         self.downstream = sorted(
             {
                 self.home[dst]
@@ -344,7 +349,14 @@ class _Runner:
             return found
         if node in self.keyers and hasattr(op, "process_keyed"):
             first = op.process_keyed(port, event, group, position)
-            return self.graph.run_from(node, port, event, first)
+            if exits is None:
+                return self.graph.run_from(node, port, event, first)
+            found = []  # the graph's run, without its stack: each output to its job outputs
+            for at, out in first:
+                if type(out) is not Event or out.is_batch:  # a failure, a batch
+                    return self.graph.run_from(node, port, event, first)
+                found += [(name, out.value) for name in exits.get(at, ())]
+            return found
         return self.graph.run_from(node, port, event)
 
     def final_tick(self) -> None:
@@ -549,18 +561,21 @@ def _raw_entries(
 
 
 def _exits(spec: GraphSpec, node: str, members: set[str]) -> dict[str, list[str]] | None:
-    """Per output port of ``node`` (one of :func:`_digests`), the job outputs its events reach
-    through passthroughs, in the graph's depth-first link order; None unless ``node`` and each
-    of those passthroughs run in this stage (``members``)."""
+    """Per output port of ``node`` (a keyed node), the job outputs its events reach through
+    passthroughs, in the graph's depth-first link order; None unless each link leads, through
+    passthroughs only, to job outputs, and ``node`` and those passthroughs run in this stage
+    (``members``)."""
     links: dict[tuple[str, str], list[str]] = {}
     for src, (dst, _) in spec.links:
         links.setdefault(src, []).append(dst)
+    passthroughs = {n.name for n in spec.nodes if n.factory is Passthrough} | set(spec.inputs)
+    inside = members & passthroughs
 
     def reached(src: tuple[str, str]) -> list[str] | None:
         found: list[str] = []
         for dst in links.get(src, ()):
             more = [spec.output_ports.get(dst, dst)] if dst in spec.outputs else None
-            if more is None and dst in members:
+            if more is None and dst in inside:
                 more = reached((dst, "out"))
             if more is None:
                 return None
