@@ -49,11 +49,11 @@ def fused_runs(graph: Graph) -> dict[str, FusedRun]:
 
 @dataclass(frozen=True)
 class ChainStep:
-    """One script of a fused chain: ``exits`` maps its output ports to job outputs, ``onward``
-    is the port whose events go on to the next step (None on the last step). A port in neither
-    has no link: its events are dropped."""
+    """One node of a fused chain, a script or a :class:`BucketRoute`: ``exits`` maps its output
+    ports to job outputs, ``onward`` is the port whose events go on to the next step (None on
+    the last step). A port in neither has no link: its events are dropped."""
 
-    op: ScriptOperator
+    op: ScriptOperator | BucketRoute
     exits: dict[str, str]
     onward: str | None
 
@@ -61,8 +61,9 @@ class ChainStep:
 def fused_chains(graph: Graph) -> dict[str, tuple[ChainStep, ...]]:
     """The fused runs that are chains: an input stream into one script (on ``in``), each of whose
     output ports links to at most one place, a job output (its sink not reading ``$``) or, for
-    one port, the next script of the chain, and so on. An event of such a stream makes at most
-    one output, at path ``[0]``; running the steps in turn is the stream's fused run."""
+    one port, the next step of the chain (a script on ``in`` or a :class:`BucketRoute`), and so
+    on. An event of such a stream makes at most one output, at path ``[0]``; running the steps
+    in turn is the stream's fused run."""
     if graph.counts is not None:
         return {}
     chains = {}
@@ -70,7 +71,7 @@ def fused_chains(graph: Graph) -> dict[str, tuple[ChainStep, ...]]:
         if stream in graph.output_names or stream not in graph.ops:
             continue
         steps = _chain(graph, (stream, "out"), frozenset())
-        if steps is not None:
+        if steps is not None and type(steps[0].op) is ScriptOperator:
             chains[stream] = steps
     return chains
 
@@ -83,7 +84,9 @@ def _chain(
         return None
     node, port = targets[0]
     op = graph.ops.get(node)
-    if type(op) is not ScriptOperator or port != "in" or node in seen:
+    if not (type(op) is ScriptOperator and port == "in" or type(op) is BucketRoute):
+        return None
+    if node in seen:
         return None
     if node in graph.output_names:
         return None

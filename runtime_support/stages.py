@@ -44,6 +44,7 @@ from .fused import ChainStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import decode_json, encode_json
+from .operators import BucketRoute
 
 __all__ = [
     "END_SEQ",
@@ -497,7 +498,10 @@ def _chain_rest(
     None: dropped)."""
     for step in steps:
         op = step.op
-        port, value, meta = op.outcome(op.entry, value, meta, ingest_ns, origin)
+        if type(op) is BucketRoute:
+            port = BucketRoute.port_of(meta)
+        else:
+            port, value, meta = op.outcome(op.entry, value, meta, ingest_ns, origin)  # type: ignore
         if step.onward is None or port != step.onward:
             return step.exits.get(port), value  # type: ignore[arg-type]
     raise AssertionError("a chain's last step has no onward port")

@@ -13,6 +13,7 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.input_lines import CODEC_ERROR, SOURCE_ERROR
+from runtime_support.operators import BucketRoute
 from runtime_support.stages import _Runner
 
 TWO_SCRIPTS = """
@@ -58,6 +59,27 @@ select event from s into out;
 select event from s/err into err;
 """
 
+ROUTED = """
+define script classify
+script
+  match event of
+    case %{ kind == "drop" } => drop
+    case %{ kind == "error" } => emit event => "err"
+    case %{ present n } => let $class = "c"; let $rate = 10; let event.n = event.n + 1; emit event
+    case _ => event
+  end
+end;
+define operator bucket from grouper::bucket;
+create script classify;
+create operator bucket;
+select event from in into classify;
+select event from classify into bucket;
+select event from classify/err into err;
+select event from bucket into out;
+select event from bucket/overflow into out;
+select event from bucket/err into err;
+"""
+
 LINES: list[Any] = [
     b'{"n": 1}',
     b'{"kind": "drop"}',
@@ -94,7 +116,9 @@ def _columns(lines: list[Any], origins: list[Any]) -> dict[str, list[Any]]:
     }
 
 
-@pytest.mark.parametrize("program", [TWO_SCRIPTS, ONE_SCRIPT], ids=["two scripts", "one script"])
+@pytest.mark.parametrize(
+    "program", [TWO_SCRIPTS, ONE_SCRIPT, ROUTED], ids=["two scripts", "one script", "routed"]
+)
 @pytest.mark.parametrize("with_source_error", [False, True], ids=["lines", "source error"])
 def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: bool) -> None:
     origins: list[Any] = [None] * len(LINES)
@@ -104,6 +128,8 @@ def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: b
         lines[3] = b'{"error": "connector failed", "event": "x"}'
     chained, general = _runner(program), _runner(program)
     assert "in" in chained.chains
+    if program is ROUTED:  # the bucket, proven routing-only, is the chain's second step
+        assert type(chained.chains["in"][1].op) is BucketRoute
     general.fused, general.chains = {}, {}
     for runner in (chained, general):
         for _ in range(2):
