@@ -21,11 +21,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .context import EventContext
 from .graph import Event, Failure, Graph, Passthrough, ScriptOperator
 from .operators import BucketRoute
 from .select import SelectOperator
 
-__all__ = ["ChainStep", "FusedRun", "General", "fused_chains", "fused_runs"]
+__all__ = [
+    "ChainStep",
+    "ForwardStep",
+    "FusedRun",
+    "General",
+    "SelectStep",
+    "fused_chains",
+    "fused_runs",
+]
 
 FusedRun = Callable[[Any, Any, int, Any], list[tuple[str, Any]]]
 """``(value, meta, ingest_ns, origin) -> [(output name, value), …]`` in emission order."""
@@ -47,23 +56,71 @@ def fused_runs(graph: Graph) -> dict[str, FusedRun]:
     return runs
 
 
+class _ScriptLike:
+    """A chain step with a script's interface (``entry``, ``outcome``, ``failed``, ``ctx``,
+    ``state``) for a node that is no script; it keeps no state."""
+
+    def __init__(self) -> None:
+        self.ctx = EventContext()  # carries the event's ingest_ns and origin to ``entry``
+        self.state = None
+
+    def entry(self, value: Any, meta: Any, state: Any, ctx: EventContext) -> tuple:
+        raise NotImplementedError
+
+    def outcome(self, entry: Callable, value: Any, meta: Any, ingest_ns: int, origin: Any) -> tuple:
+        self.ctx.ingest_ns, self.ctx.origin_uri = ingest_ns, origin
+        port, value, meta, _ = entry(value, meta, None, self.ctx)
+        return port, value, meta
+
+    @staticmethod
+    def failed(err: Exception, value: Any, meta: Any) -> tuple[str, Any, Any]:
+        raise err  # a node's bug is not an event's error (the general run raises it too)
+
+
+class SelectStep(_ScriptLike):
+    """A select without windows whose ``group by`` makes at most one group: ``entry`` gives
+    ``("out", value, …)`` for its one emitted value, port None when it emits none, ``("error",
+    record, …)`` for its failure (the general run sends the failure's record down the select's
+    ``error`` links, as the chain does)."""
+
+    def __init__(self, op: SelectOperator) -> None:
+        super().__init__()
+        self.emitted = op.emitted
+
+    def entry(self, value: Any, meta: Any, state: Any, ctx: EventContext) -> tuple:
+        values = self.emitted(value, meta, ctx.ingest_ns, ctx.origin_uri)
+        if type(values) is Failure:
+            return "error", values.value, meta, state
+        return ("out", values[0], meta, state) if values else (None, None, meta, state)
+
+
+class ForwardStep(_ScriptLike):
+    """An input stream linked, through passthroughs only, straight to a job output: each event
+    leaves on ``out`` as it came."""
+
+    def entry(self, value: Any, meta: Any, state: Any, ctx: EventContext) -> tuple:
+        return "out", value, meta, state
+
+
 @dataclass(frozen=True)
 class ChainStep:
-    """One node of a fused chain, a script or a :class:`BucketRoute`: ``exits`` maps its output
-    ports to job outputs, ``onward`` is the port whose events go on to the next step (None on
-    the last step). A port in neither has no link: its events are dropped."""
+    """One node of a fused chain (a script, a :class:`BucketRoute`, a :class:`SelectStep` or a
+    :class:`ForwardStep`): ``exits`` maps its output ports to job outputs, ``onward`` is the
+    port whose events go on to the next step (None on the last step). A port in neither has no
+    link: its events are dropped."""
 
-    op: ScriptOperator | BucketRoute
+    op: ScriptOperator | BucketRoute | _ScriptLike
     exits: dict[str, str]
     onward: str | None
 
 
 def fused_chains(graph: Graph) -> dict[str, tuple[ChainStep, ...]]:
-    """The fused runs that are chains: an input stream into one script (on ``in``), each of whose
-    output ports links to at most one place, a job output (its sink not reading ``$``) or, for
-    one port, the next step of the chain (a script on ``in`` or a :class:`BucketRoute`), and so
-    on. An event of such a stream makes at most one output, at path ``[0]``; running the steps
-    in turn is the stream's fused run."""
+    """The fused runs that are chains: an input stream into one script (on ``in``) or select
+    (a :class:`SelectStep`), each of whose output ports links to at most one place, a job
+    output (its sink not reading ``$``) or, for one port, the next step of the chain (a script
+    on ``in``, a :class:`BucketRoute` or a :class:`SelectStep`), and so on; or an input stream
+    straight to a job output (a :class:`ForwardStep`). An event of such a stream makes at most
+    one output, at path ``[0]``; running the steps in turn is the stream's fused run."""
     if graph.counts is not None:
         return {}
     chains = {}
@@ -71,7 +128,7 @@ def fused_chains(graph: Graph) -> dict[str, tuple[ChainStep, ...]]:
         if stream in graph.output_names or stream not in graph.ops:
             continue
         steps = _chain(graph, (stream, "out"), frozenset())
-        if steps is not None and type(steps[0].op) is ScriptOperator:
+        if steps is not None and type(steps[0].op) is not BucketRoute:
             chains[stream] = steps
     return chains
 
@@ -83,12 +140,17 @@ def _chain(
     if len(targets) != 1:
         return None
     node, port = targets[0]
+    name = graph.output_names.get(node)
+    if name is not None:  # only an input stream links to an output here (a step has exits)
+        return (
+            None if name in graph.meta_outputs else (ChainStep(ForwardStep(), {"out": name}, None),)
+        )
     op = graph.ops.get(node)
-    if not (type(op) is ScriptOperator and port == "in" or type(op) is BucketRoute):
+    if type(op) is SelectOperator and _one_group(op):
+        op = SelectStep(op)
+    elif not (type(op) is ScriptOperator and port == "in" or type(op) is BucketRoute):
         return None
     if node in seen:
-        return None
-    if node in graph.output_names:
         return None
     exits: dict[str, str] = {}
     onward, rest = None, ()
@@ -108,6 +170,12 @@ def _chain(
             return None
         onward, rest = out_port, found
     return (ChainStep(op, exits, onward), *rest)
+
+
+def _one_group(op: SelectOperator) -> bool:
+    """A select without windows that emits at most one value per event."""
+    group = op.spec.group
+    return not op.spec.windows and (group is None or group.kind == "expr")
 
 
 class General(list):

@@ -21,10 +21,12 @@ NOWHERE = Path(__file__).resolve().parent / "golden-none"  # tests without a gol
 
 
 def case_dir(test_location: Any) -> Path:
-    """The ``golden/<lang>/<case>`` directory of a test (its ``program`` parameter's folder)."""
+    """The ``golden/<lang>/<case>`` directory of a test (its ``program`` parameter's folder; a
+    ``program`` that is no path, such as another module's source text, names no case: syrupy
+    asks about every test of the session)."""
     callspec = getattr(test_location.item, "callspec", None)
     program = callspec.params.get("program") if callspec is not None else None
-    return Path(program).resolve().parent if program is not None else NOWHERE
+    return program.resolve().parent if isinstance(program, Path) else NOWHERE
 
 
 class GoldenFiles(SingleFileSnapshotExtension):

@@ -1,4 +1,4 @@
-"""A stream whose fused run is a chain of scripts (``fused.fused_chains``) runs through the stage's
+"""A stream whose fused run is a chain (``fused.fused_chains``) runs through the stage's
 chain loop (``stages._Runner._feed_chain``); its rows are the rows the graph's general run gives
 for the same input rows: events that emit, drop, fail, go to ``err``, lines that are no events,
 a codec's error mark, a connector's ``err`` record, the end-of-input signal."""
@@ -12,6 +12,7 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
+from runtime_support.fused import ForwardStep, SelectStep
 from runtime_support.input_lines import CODEC_ERROR, SOURCE_ERROR
 from runtime_support.operators import BucketRoute
 from runtime_support.stages import _Runner
@@ -80,6 +81,23 @@ select event from bucket/overflow into out;
 select event from bucket/err into err;
 """
 
+SELECTED = """
+define script s
+script
+  match event of
+    case %{ kind == "error" } => emit event => "err"
+    case %{ kind == "drop" } => drop
+    case _ => {"in": event}
+  end
+end;
+create script s;
+select event from in where event.n > 1 group by event.kind into s having event.n != 3;
+select event from s into out;
+select event from s/err into err;
+"""
+
+FORWARD = "select event from in into out;"  # no node left: the stream links to `out`
+
 LINES: list[Any] = [
     b'{"n": 1}',
     b'{"kind": "drop"}',
@@ -97,6 +115,9 @@ LINES: list[Any] = [
     b"[1, 2.5, -0]",
     None,
     b'{"n": 4}',
+    b'{"kind": "error", "n": 5}',
+    b'{"kind": "a", "n": 2}',
+    b'{"kind": "drop", "n": 7}',
 ]
 
 
@@ -117,7 +138,9 @@ def _columns(lines: list[Any], origins: list[Any]) -> dict[str, list[Any]]:
 
 
 @pytest.mark.parametrize(
-    "program", [TWO_SCRIPTS, ONE_SCRIPT, ROUTED], ids=["two scripts", "one script", "routed"]
+    "program",
+    [TWO_SCRIPTS, ONE_SCRIPT, ROUTED, SELECTED, FORWARD],
+    ids=["two scripts", "one script", "routed", "select first", "forward"],
 )
 @pytest.mark.parametrize("with_source_error", [False, True], ids=["lines", "source error"])
 def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: bool) -> None:
@@ -130,6 +153,10 @@ def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: b
     assert "in" in chained.chains
     if program is ROUTED:  # the bucket, proven routing-only, is the chain's second step
         assert type(chained.chains["in"][1].op) is BucketRoute
+    if program is SELECTED:  # the select (one group per event) is the chain's first step
+        assert type(chained.chains["in"][0].op) is SelectStep
+    if program is FORWARD:
+        assert type(chained.chains["in"][0].op) is ForwardStep
     general.fused, general.chains = {}, {}
     for runner in (chained, general):
         for _ in range(2):
@@ -137,9 +164,13 @@ def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: b
     got, expected = chained.columns(), general.columns()
     assert got == expected
     assert {"out", "err"} <= set(got["target"])
+    if program is SELECTED:  # failed in `where` (no `n`) or `group by` (no `kind`)
+        assert "error_log" in got["target"]
     assert chained.seen and general.seen
 
 
-def test_a_fan_out_or_a_router_is_no_chain() -> None:
+def test_a_fan_out_or_a_select_of_several_groups_is_no_chain() -> None:
     fan_out = ONE_SCRIPT + "select event from s into err;\n"
     assert _runner(fan_out).chains == {}
+    each = "select event from in group by each(event.tags) into out;"
+    assert _runner(each).chains == {}
