@@ -148,10 +148,11 @@ class SelectOperator(Sink):
         self._event: Event | None = None
         self._ctx: EventContext | None = None
         self._out: list[Output] = []
-        self._event_ctx = self._ctx_for(Event(None, {}, 0))  # :meth:`_windowed`'s
         if not spec.windows:
             self.process = self._stateless  # type: ignore[method-assign]
             self._plain_ctx = EventContext(args=spec.args)  # :meth:`emitted`'s, one at a time
+        else:
+            self._event_ctx = self._ctx_for(Event(None, {}, 0))  # :meth:`_windowed`'s
 
     def process(self, port: str, event: Event) -> list[Output]:
         self._out = []

@@ -259,10 +259,11 @@ class _Runner:
                 append((seq, path, -1, name, None, None, encoded))
 
     def _feed_chain(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
-        """:meth:`_feed_fused` for a stream whose fused run is a chain of scripts
-        (:func:`~runtime_support.fused.fused_chains`): the first script's
-        :meth:`~runtime_support.graph.ScriptOperator.outcome` inlined, the one output appended
-        at path ``[0]``; its rows as :meth:`_feed_fused`'s."""
+        """:meth:`_feed_fused` for a stream whose fused run is a chain
+        (:func:`~runtime_support.fused.fused_chains`): the first step's
+        :meth:`~runtime_support.graph.ScriptOperator.outcome` inlined (a script's, or that of a
+        step with a script's interface), the one output appended at path ``[0]``; its rows as
+        :meth:`_feed_fused`'s."""
         append, path = self.rows.append, _PATHS[0]
         first, rest = self.chains[stream][0], self.chains[stream][1:]
         op, exits, onward = first.op, first.exits, first.onward
@@ -341,24 +342,26 @@ class _Runner:
         op = self.graph.ops[node]
         exits = self.exits.get(node)
         if exits is not None and type(event.value) is Encoded:  # a digest: see _digests
-            outputs = op.process(port, event)
-            found = []
-            for at, out in outputs:
-                if isinstance(out, Failure):
-                    return self.graph.run_from(node, port, event, outputs)
-                found += [(name, out.value) for name in exits.get(at, ())]
-            return found
+            return self._to_exits(node, port, event, op.process(port, event), exits)
         if node in self.keyers and hasattr(op, "process_keyed"):
             first = op.process_keyed(port, event, group, position)
             if exits is None:
                 return self.graph.run_from(node, port, event, first)
-            found = []  # the graph's run, without its stack: each output to its job outputs
-            for at, out in first:
-                if type(out) is not Event or out.is_batch:  # a failure, a batch
-                    return self.graph.run_from(node, port, event, first)
-                found += [(name, out.value) for name in exits.get(at, ())]
-            return found
+            return self._to_exits(node, port, event, first, exits)
         return self.graph.run_from(node, port, event)
+
+    def _to_exits(
+        self, node: str, port: str, event: Event, outputs: list, exits: dict[str, list[str]]
+    ) -> list[tuple[Any, Any]]:
+        """The graph's run of ``node``'s ``outputs`` without its stack: each to the job outputs
+        ``exits`` names for its port (:func:`_exits`); a failure or a batch among them takes
+        the general run."""
+        found = []
+        for at, out in outputs:
+            if type(out) is not Event or out.is_batch:
+                return self.graph.run_from(node, port, event, outputs)
+            found += [(name, out.value) for name in exits.get(at, ())]
+        return found
 
     def final_tick(self) -> None:
         """The end-of-input tick of each ticking member, per group where the node has groups."""
