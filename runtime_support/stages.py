@@ -34,6 +34,7 @@ import gc
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, chain
 from typing import Any
 
@@ -75,24 +76,39 @@ BATCH_ROWS = 4096
 @dataclass(frozen=True)
 class StageSpec:
     """One stage: its graph nodes (with the input streams when it reads the job's input), how
-    its input is partitioned (``source``, ``forward``, ``hash`` or ``single``) and, when it is
-    not None, the stage its job outputs ride along into (``carry``)."""
+    its input is partitioned (``source``, ``forward``, ``hash`` or ``single``), when it is not
+    None the stage its job outputs ride along into (``carry``) and, for a keyed stage that a
+    batch run feeds straight from an input stream (:mod:`runtime_support.keyed_entry`), that
+    stream and the top-level field its node groups by (``entry``)."""
 
     members: tuple[str, ...]
     partitioning: str
     carry: int | None = None
+    entry: tuple[str, str] | None = None
 
 
-def stage_mapper(spec: GraphSpec, stages: tuple[StageSpec, ...], index: int, flush: bool):
+def stage_mapper(
+    spec: GraphSpec,
+    stages: tuple[StageSpec, ...],
+    index: int,
+    flush: bool,
+    entry_parts: int | None = None,
+):
     """The ``mapInArrow`` function of stage ``index``: a fresh :class:`Graph` of its members per
     partition, rows in ``(seq, path)`` order; with ``flush`` the end-of-input tick follows the
-    partition's last row."""
+    partition's last row. ``entry_parts``: the stage reads input rows keyed in the JVM over that
+    many partitions (:mod:`runtime_support.keyed_entry`)."""
 
     def mapper(batches: Iterator[Any]) -> Iterator[Any]:
         _relax_gc()
         runner = _Runner(spec, stages, index)
-        reads = any(member in spec.inputs for member in stages[index].members)
-        feed = runner.feed_source if reads else runner.feed
+        reads = entry_parts is not None or any(
+            member in spec.inputs for member in stages[index].members
+        )
+        if entry_parts is not None:
+            feed = partial(runner.feed_entry, entry_parts)
+        else:
+            feed = runner.feed_source if reads else runner.feed
         for batch in batches:
             feed(source_columns(batch) if reads else batch.to_pydict())
             if len(runner.rows) >= BATCH_ROWS:
@@ -232,6 +248,69 @@ class _Runner:
                 self.line = (None, None)
             else:
                 self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
+
+    def feed_entry(self, parts: int, cols: dict[str, list[Any]]) -> None:
+        """Input rows of the stage's entry stream keyed in the JVM (``readable``: Spark's reader
+        read the line, ``pid``: its partition; an unreadable line comes once per pid), each run
+        as :meth:`feed_source` then :meth:`feed` run it in the two-stage plan (see
+        :mod:`runtime_support.keyed_entry`)."""
+        from .keyed_entry import EntryKeyMismatch, pid_of
+
+        stream, node, port, keyer = self._entry()
+        metas = cols.get("meta") or [None] * len(cols["seq"])
+        rows = zip(
+            cols["seq"], cols["value"], cols["ingest_ns"], cols["origin"], metas,
+            cols["readable"], cols["pid"], strict=True,
+        )  # fmt: skip
+        for seq, text, ns, origin, meta, readable, pid in rows:
+            if not readable and self._entry_pid(keyer, text, ns, origin, meta, seq, parts) != pid:
+                continue
+            value = self._value_of(stream, seq, text, origin)
+            if value is _NOTHING:
+                continue
+            meta = {} if meta is None else decode_meta(meta)
+            event = Event(value, meta, seq if ns is None else ns, origin)
+            keyed = keyer(event)
+            if isinstance(keyed, Failure):
+                self._route(
+                    seq, _PATHS[0], self.graph.run_from(node, port, keyed, [("error", keyed)])
+                )
+                continue
+            for group_index, (_, group) in enumerate(keyed):
+                if readable and pid_of(group[0], parts) != pid:
+                    raise EntryKeyMismatch(
+                        f"event {seq}: Spark's JSON reader put it in partition {pid}, its group "
+                        f"{group[-1]} belongs to {pid_of(group[0], parts)} (tremorc bug: please "
+                        "report it with the event)"
+                    )
+                position = (seq, 0, group_index)
+                outputs = self._run(node, port, event, "event", group, position)
+                self._route(seq, [0, group_index], outputs)
+
+    def _entry(self) -> tuple[str, str, str, Any]:
+        """The entry stream of this stage, the node and port its events go to, its keyer."""
+        stream, _ = self.stage.entry  # type: ignore[misc]
+        ((node, port),) = self.graph.hops[(stream, "out")]
+        return stream, node, port, self.keyers[node]
+
+    def _entry_pid(
+        self, keyer: Any, text: Any, ns: Any, origin: Any, meta: Any, seq: int, parts: int
+    ) -> int:
+        """The pid of an unreadable line's event from its own decoding (without side effects:
+        an event without one group has :data:`~runtime_support.keyed_entry.HOME`)."""
+        from .keyed_entry import HOME, pid_of
+
+        if text is None or origin == SOURCE_ERROR:
+            return HOME
+        try:
+            value = decode_line(text)
+        except BadLine:
+            return HOME
+        meta = {} if meta is None else decode_meta(meta)
+        keyed = keyer(Event(value, meta, seq if ns is None else ns, origin))
+        if isinstance(keyed, Failure) or len(keyed) != 1:
+            return HOME
+        return pid_of(keyed[0][1][0], parts)
 
     def _feed_fused(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
         """:meth:`feed_source` for rows of one ``stream`` that has a fused run, without

@@ -3,13 +3,12 @@
 Every ratchet-listed ``queries``/``flows`` case that runs a pipeline over input events, and every
 ``golden/query`` program (over synthetic events spanning several one-minute windows), runs through
 the generated job's ``run_pipeline`` with its input split round-robin into ``SPLIT`` partitions
-(``seq`` kept) and ``SPLIT`` shuffle partitions, so keyed stages run on several partitions. The
-serial run is the job's ``GRAPH`` in one thread, in-process, without Spark (one event after the
-other, then the end-of-input tick): Tremor's single-threaded order. All outputs ordered by
-``(seq, sub)`` must be that sequence of ``(port, event)`` exactly (so also per port and per key),
-with ``(seq, sub)`` unique. Only the documented job API is used: ``run_pipeline``, ``GRAPH`` and,
-for flows, the job's ``FLOW.sources`` stream names.
-"""
+(``seq`` kept) and ``SPLIT`` shuffle partitions, none merged, so keyed stages run on several
+partitions. The serial run is the job's ``GRAPH`` in one thread, in-process, without Spark (one
+event after the other, then the end-of-input tick): Tremor's single-threaded order. All outputs
+ordered by ``(seq, sub)`` must be that sequence of ``(port, event)`` exactly (so also per port
+and per key), with ``(seq, sub)`` unique. Only the documented job API is used: ``run_pipeline``,
+``GRAPH`` and, for flows, the job's ``FLOW.sources`` stream names."""
 
 from __future__ import annotations
 
@@ -28,6 +27,7 @@ from .conftest import CONFORMANCE, ROOT
 from .one_thread import HOSTS, one_thread, synthetic_lines
 
 SPLIT = 4
+COALESCE = "spark.sql.adaptive.coalescePartitions.enabled"
 CATEGORIES = ("queries/", "flows/")
 LISTED = [
     line.strip()
@@ -96,10 +96,13 @@ def _run(spark: Any, module: Any, inputs: dict[str, Any]) -> list[tuple[str, str
     split = {stream: frame.repartition(SPLIT) for stream, frame in inputs.items()}
     shuffle = spark.conf.get("spark.sql.shuffle.partitions")
     spark.conf.set("spark.sql.shuffle.partitions", str(SPLIT))
+    # Keep every shuffle partition: adaptive execution would merge these small ones into one.
+    spark.conf.set(COALESCE, "false")
     try:
         return _collect(module.run_pipeline(spark, split, flush_at_end=True))
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", shuffle)
+        spark.conf.unset(COALESCE)
         spark.catalog.clearCache()  # stages may persist their rows; cases must not pile up
 
 

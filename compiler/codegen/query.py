@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ast import script as S
 from ..ir import graph as G
 from ..ir.scope import Keyed
 from ..plan.build import plan_node
@@ -64,7 +65,7 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     if isinstance(node, G.PortNode | G.StreamNode):
         em.imports.add("runtime_support.graph:Passthrough")
         return NodeCode(name=node.name, factory="Passthrough", stateful=False, label=planned.label)
-    keyer = ""
+    keyer = entry = ""
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
     elif isinstance(node, G.OperatorNode) and node.routes_only:
@@ -83,6 +84,7 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         if isinstance(node.scope, Keyed):
             em.imports.add("runtime_support.select:select_keys")
             keyer = f"partial(select_keys, {spec})"
+            entry = entry_field(node)
     else:
         raise AssertionError(f"unknown graph node {type(node).__name__}")
     if isinstance(node, G.OperatorNode):
@@ -97,8 +99,27 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         label=planned.label,
         noun=planned.noun,
         keyer=keyer,
+        entry_field=entry,
         flush_transparent=isinstance(node, G.OperatorNode) and node.flush_transparent,
     )
+
+
+def entry_field(select: G.SelectNode) -> str:
+    """The top-level event field that is a keyed select's one group component (``group by
+    event.f`` or ``group by set(event.f)``), else "": a batch run may read its shuffle key in
+    the JVM (``runtime_support.keyed_entry``)."""
+    group = select.group
+    if group is not None and group.kind == "set" and len(group.items) == 1:
+        group = group.items[0]
+    if group is None or group.kind != "expr" or group.code is None:
+        return ""
+    *uses, last = group.code.script.items
+    if not all(isinstance(item, S.Use) for item in uses):
+        return ""
+    match last:
+        case S.Path(root="event", segments=(S.FieldSeg(name=str(name)),)) if name:
+            return name
+    return ""
 
 
 def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:

@@ -50,6 +50,8 @@ class StageCode:
     persist: bool
     ports: tuple[str, ...]  # job outputs read from this stage's rows
     transparent: tuple[str, ...] = ()  # batches run as passthroughs when the run flushes
+    entry: tuple[str, str] | None = None  # batch: fed straight by this stream, keyed by field
+    bypassed: bool = False  # batch: a source stage whose events go straight to an entry
 
 
 def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[Link, ...]) -> Plan:
@@ -181,6 +183,46 @@ def stage_codes(
     return codes
 
 
+def keyed_entries(
+    codes: list[StageCode],
+    nodes: tuple[NodeCode, ...],
+    links: tuple[Link, ...],
+    streams: tuple[str, ...],
+) -> list[StageCode]:
+    """``codes`` with each keyed stage that a batch run may feed straight from the input
+    (``runtime_support.keyed_entry``: the JVM reads the shuffle key): the job's one input
+    stream, alone in the source stage with nodes that nothing feeds, is linked only to a
+    select of that stage grouped by one top-level event field, and that stage has no other
+    input."""
+    by_name = {node.name: node for node in nodes}
+    fed = {dst for _, (dst, _) in links}
+    found = list(codes)
+    for code in codes:
+        others = [m for m in code.members if m not in streams]
+        if (
+            code.kind != "source"
+            or len(streams) != 1
+            or code.carry is None
+            or any(m in fed for m in others)
+        ):
+            continue
+        (stream,) = streams
+        targets = [dst for (src, _), (dst, _) in links if src == stream]
+        target = codes[code.carry]
+        node = by_name.get(targets[0]) if len(targets) == 1 else None
+        if (
+            node is None
+            or not node.entry_field
+            or target.kind != "hash"
+            or target.inputs != (code.index,)
+            or node.name not in target.members
+        ):
+            continue
+        found[code.index] = replace(code, bypassed=True)
+        found[target.index] = replace(target, entry=(stream, node.entry_field))
+    return found
+
+
 def _kind(partitioning: object) -> str:
     match partitioning:
         case Source():
@@ -196,7 +238,8 @@ def _kind(partitioning: object) -> str:
 def stages_expr(codes: list[StageCode]) -> str:
     """``(StageSpec(...), ...)`` source text."""
     items = "".join(
-        f"StageSpec(members={c.members!r}, partitioning={c.kind!r}, carry={c.carry!r}),"
+        f"StageSpec(members={c.members!r}, partitioning={c.kind!r}, carry={c.carry!r}"
+        + (f", entry={c.entry!r})," if c.entry is not None else "),")
         for c in codes
     )
     return f"({items})"
@@ -212,7 +255,7 @@ def stage_context(plan: Plan, codes: list[StageCode], ports: list[str]) -> dict[
             {
                 "name": f"stage{code.index}",
                 "comment": _comment(code, show_partitioning(part)),
-                "expr": _expr(code),
+                "expr": None if code.bypassed else _expr(code),
                 "stream_expr": _stream_expr(code),
                 "persist": code.persist,
             }
@@ -226,7 +269,15 @@ def stage_context(plan: Plan, codes: list[StageCode], ports: list[str]) -> dict[
 def _comment(code: StageCode, partitioning: str) -> list[str]:
     title = f"Stage {code.index} ({partitioning}): {code.why}."
     lines = textwrap.wrap(title, 94)
-    if code.kind == "hash":
+    if code.entry is not None:
+        lines += textwrap.wrap(
+            "A batch run reads the input rows here, keyed by event."
+            f"{code.entry[1]} as Spark's JSON reader reads it, so a group's events share a "
+            "partition (runtime_support.keyed_entry), each key's events in arrival order (seq); "
+            "a streaming run reads stage 0's rows, one per group.",
+            94,
+        )
+    elif code.kind == "hash":
         lines += textwrap.wrap(
             "Rows arrive one per group, keyed by the stage before the shuffle; each key's "
             "events run in Tremor's order (seq, path).",
@@ -243,12 +294,20 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
         )
     elif code.kind == "single":
         lines.append("One partition: every event in Tremor's order (seq, path).")
-    if code.carry is not None:
+    if code.bypassed:
+        lines += textwrap.wrap(
+            f"A batch run skips it: its events go straight to stage {code.carry}, keyed there "
+            "by Spark's JSON reader.",
+            94,
+        )
+    elif code.carry is not None:
         lines.append(f"Job outputs ride along into stage {code.carry} (no second pass here).")
     return [line if line.isprintable() else repr(line)[1:-1] for line in lines]
 
 
 def _expr(code: StageCode) -> str:
+    if code.entry is not None:
+        return f"keyed_entry(events, GRAPH, STAGES, {code.index}, flush_at_end)"
     mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, flush_at_end)"
     if code.reads:
         # A source stage's members are stateless (a stateful node roots a stage of its own):
@@ -399,6 +458,8 @@ def plan_context(
     plan = job_plan(streams, nodes, links)
     collectors = {output_node(p): p for p in output_ports}
     codes = stage_codes(plan, links, collectors, streams)
+    if not counted:
+        codes = keyed_entries(codes, nodes, links, streams)
     if not counted and not exits:
         codes = [
             replace(
@@ -417,9 +478,16 @@ def plan_context(
         "stages_expr": stages_expr(codes),
         "no_input_meta": repr(no_input_meta) if no_input_meta else "",
         "plan_imports": (
-            ("runtime_support.spark_exec:single_unless_flushing",)
-            if any(code.transparent for code in codes)
-            else ()
+            *(
+                ("runtime_support.spark_exec:single_unless_flushing",)
+                if any(code.transparent for code in codes)
+                else ()
+            ),
+            *(
+                ("runtime_support.keyed_entry:keyed_entry",)
+                if any(code.entry for code in codes)
+                else ()
+            ),
         ),
         **context,
     }

@@ -13,6 +13,7 @@ from pyspark.sql import functions as F
 
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
+from runtime_support.keyed_entry import keyed_entry
 from runtime_support.ops import gt
 from runtime_support.paths import get_field, get_index
 from runtime_support.port_frames import port_frames
@@ -103,7 +104,7 @@ GRAPH = GraphSpec(
 
 STAGES = (
     StageSpec(members=("in", "err"), partitioning="source", carry=1),
-    StageSpec(members=("#select1", "out"), partitioning="hash", carry=None),
+    StageSpec(members=("#select1", "out"), partitioning="hash", carry=None, entry=("in", "host")),
 )
 
 
@@ -121,23 +122,17 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
     # (state_stage: transformWithStateInPandas, grouped by shard of the key).
     # Stage 0 (source): input in: a source, runs on the reader's splits.
-    # Job outputs ride along into stage 1 (no second pass here).
-    if streaming is None:
-        stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
-    else:
+    # A batch run skips it: its events go straight to stage 1, keyed there by Spark's JSON reader.
+    if streaming is not None:
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
-    # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
-    # Tremor's order (seq, path).
+    # A batch run reads the input rows here, keyed by event.host as Spark's JSON reader reads it, so
+    # a group's events share a partition (runtime_support.keyed_entry), each key's events in arrival
+    # order (seq); a streaming run reads stage 0's rows, one per group.
     if streaming is None:
-        stage1 = (
-            stage0.filter(F.col("stage") == 1)
-            .repartition("key")
-            .sortWithinPartitions("seq", "path")
-            .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
-        )
+        stage1 = keyed_entry(events, GRAPH, STAGES, 1, flush_at_end)
     else:
         stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
     if streaming is not None:
