@@ -87,6 +87,8 @@ def group_values(
     None: for a select nothing reads it from) for one event's value and ``$``."""
     if spec is None:
         return [list(NO_GROUP)]
+    if spec.kind == "set" and len(spec.items) == 1 and spec.items[0].kind == "expr":
+        spec = spec.items[0]  # ``set(x)``: one group of one component, as ``x``
     if spec.kind == "expr":  # one group of one component (:func:`_components`' first case)
         value, _ = spec.code.run(event, meta, None, ctx)  # type: ignore[union-attr]
         return [[value, canonical_json([value]) if key else None]]
@@ -119,11 +121,16 @@ def _failure(err: RenderedError, event: Event) -> Failure:
     return Failure(error, event.meta, event.ingest_ns, event.origin_uri)
 
 
+_KEYS_CTX = EventContext()
+""":func:`select_keys`' context: its other fields keep their defaults (nothing sets them)."""
+
+
 def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] | Failure:
     """:func:`_passing_groups` before the shuffle of a keyed stage, as ``(key, group)`` pairs;
     an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it."""
 
-    ctx = EventContext(ingest_ns=event.ingest_ns, origin_uri=event.origin_uri, args=spec.args)
+    ctx = _KEYS_CTX  # one for every call: a clause only reads it, none keeps it
+    ctx.ingest_ns, ctx.origin_uri, ctx.args = event.ingest_ns, event.origin_uri, spec.args
     try:
         return [(group[-1], group) for group in _passing_groups(spec, event, ctx)]
     except RenderedError as err:
@@ -294,12 +301,12 @@ class SelectOperator(Sink):
 
     # Sink protocol (called by the frame chain) -----------------------------------------------
 
-    def aggr_args(self, frame: Frame) -> list[tuple[Any, ...]]:
+    def aggr_args(self, frame: Frame) -> list[list[Any]]:
         assert self._event is not None and self._ctx is not None and self.spec.aggr_args
         event, ctx = self._event, self._ctx
         ctx.window = frame.spec.name
         values, _ = self.spec.aggr_args.run(event.value, event.meta, None, ctx)
-        return [tuple(args) for args in values]
+        return values  # one fresh list of arguments per aggregate (they only index it)
 
     def emit(self, frame: Frame) -> None:
         assert self._event is not None and self._ctx is not None

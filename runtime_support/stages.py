@@ -257,7 +257,9 @@ class _Runner:
         from .keyed_entry import EntryKeyMismatch, pid_of
 
         stream, node, port, keyer = self._entry()
+        op, exits = self.graph.ops[node], self.exits.get(node)
         metas = cols.get("meta") or [None] * len(cols["seq"])
+        plain = SOURCE_ERROR not in cols["origin"]  # else a row may be a connector's record
         rows = zip(
             cols["seq"], cols["value"], cols["ingest_ns"], cols["origin"], metas,
             cols["readable"], cols["pid"], strict=True,
@@ -265,9 +267,17 @@ class _Runner:
         for seq, text, ns, origin, meta, readable, pid in rows:
             if not readable and self._entry_pid(keyer, text, ns, origin, meta, seq, parts) != pid:
                 continue
-            value = self._value_of(stream, seq, text, origin)
+            value = _NOTHING
+            if plain:
+                try:
+                    value = decode_json(text)
+                    self.seen = True
+                except Exception:  # noqa: BLE001 - _value_of names the reason
+                    pass
             if value is _NOTHING:
-                continue
+                value = self._value_of(stream, seq, text, origin)
+                if value is _NOTHING:
+                    continue
             meta = {} if meta is None else decode_meta(meta)
             event = Event(value, meta, seq if ns is None else ns, origin)
             keyed = keyer(event)
@@ -283,8 +293,13 @@ class _Runner:
                         f"{group[-1]} belongs to {pid_of(group[0], parts)} (tremorc bug: please "
                         "report it with the event)"
                     )
-                position = (seq, 0, group_index)
-                outputs = self._run(node, port, event, "event", group, position)
+                outputs = op.process_keyed(port, event, group, (seq, 0, group_index))
+                if not outputs:
+                    continue
+                if exits is None:
+                    outputs = self.graph.run_from(node, port, event, outputs)
+                else:
+                    outputs = self._to_exits(node, port, event, outputs, exits)
                 self._route(seq, [0, group_index], outputs)
 
     def _entry(self) -> tuple[str, str, str, Any]:

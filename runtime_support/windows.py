@@ -201,7 +201,8 @@ def new_frames(specs: tuple[WindowSpec, ...], aggr_paths: tuple[str, ...]) -> li
 class Sink:
     """What a frame chain needs from its select: argument values and the emission callback."""
 
-    def aggr_args(self, frame: Frame) -> list[tuple[Any, ...]]:
+    def aggr_args(self, frame: Frame) -> list[list[Any]]:
+        """One list of argument values per aggregate of ``frame``, in order."""
         raise NotImplementedError
 
     def emit(self, frame: Frame) -> None:
@@ -239,6 +240,15 @@ def run_frames(
     if isinstance(frame, ExtWindow):
         frame.on_event(event, meta, ctx, sink)
         return False
+    spec = frame.spec
+    if prev is None and spec.kind == "size" and spec.script is None:
+        total = frame.count + 1  # :meth:`Frame.trigger` of a size window, one event
+        if total < spec.amount:  # it stays open: the event only counts (:func:`_record`)
+            frame.count = total
+            for aggr, args in zip(frame.aggrs, sink.aggr_args(frame), strict=False):
+                aggr.accumulate(args)
+            frame.holds_data = True
+            return False
     emit, include = frame.trigger(event, meta, ctx)
     if include:
         _record(frame, sink, prev)
