@@ -93,7 +93,8 @@ def keyed_entry(events: Any, graph: Any, stages: tuple[StageSpec, ...], index: i
     parts = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions"))
     mapper = stage_mapper(graph, stages, index, flush, parts)
     rows = entry_rows(events, field, parts)
-    return rows.repartition("part").sortWithinPartitions("seq").mapInArrow(mapper, ROW_SCHEMA)
+    shuffled = rows.repartition("part").sortWithinPartitions("seq")
+    return shuffled.drop("part", "stream").mapInArrow(mapper, ROW_SCHEMA)
 
 
 def entry_rows(events: Any, field: str, parts: int) -> Any:
