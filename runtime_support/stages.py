@@ -46,6 +46,7 @@ from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Pa
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import decode_json, encode_json
 from .operators import BucketRoute
+from .ports import METRICS_PORT
 
 __all__ = [
     "END_SEQ",
@@ -68,8 +69,6 @@ TICK_SEQ = END_SEQ - 1
 FLUSH_TARGET = "\0\0flush"
 FLUSH_RANK = 2**62
 """The streaming end-of-input signal's ``target`` and ``path``: after every tick output."""
-METRICS_PORT = "#metrics"
-"""The job output of a counted graph's per-partition event counts (``GraphSpec.counted``)."""
 BATCH_ROWS = 4096
 
 

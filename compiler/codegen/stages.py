@@ -26,7 +26,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, replace
 
-from runtime_support.stages import METRICS_PORT
+from runtime_support.ports import METRICS_PORT
 
 from ..ir.scope import Stateless
 from ..plan import run_phases
