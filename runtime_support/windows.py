@@ -243,11 +243,9 @@ def run_frames(
     spec = frame.spec
     if prev is None and spec.kind == "size" and spec.script is None:
         total = frame.count + 1  # :meth:`Frame.trigger` of a size window, one event
-        if total < spec.amount:  # it stays open: the event only counts (:func:`_record`)
+        if total < spec.amount:  # it stays open: the event only counts
             frame.count = total
-            for aggr, args in zip(frame.aggrs, sink.aggr_args(frame), strict=False):
-                aggr.accumulate(args)
-            frame.holds_data = True
+            _record(frame, sink, None)
             return False
     emit, include = frame.trigger(event, meta, ctx)
     if include:
