@@ -11,8 +11,9 @@ from pathlib import Path
 import black
 import pytest
 
+from compiler.blackfmt import black_mode
 from compiler.codegen import job as job_module
-from compiler.codegen.fastfmt import MODE, format_job
+from compiler.codegen.fastfmt import format_job
 from compiler.codegen.stablefmt import stable_def
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_path
@@ -21,6 +22,8 @@ from tests.paths import CONFORMANCE, ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from suite_build import big_program  # noqa: E402
 from suite_data import WORKLOADS  # noqa: E402
+
+MODE = black_mode()
 
 GOLDEN_JOBS = sorted((ROOT / "golden").glob("*/*/job.py"))
 CORPUS = sorted(
@@ -86,15 +89,14 @@ GIVES_UP = [
     "def f(a):\n    return (a)",  # black drops the parentheses
     "def f(a):\n    x = (not a)\n    return x",
     "def f(a):\n    x = [(a)]\n    return x",
-    "def f(a):\n    return g(a,)",  # magic trailing comma
-    "def f(a):\n    x = [1, 2,]\n    return x",
     "def f(a):\n    if a: return 1\n    return 2",  # one-line compound statement
     "def f(a):\n    return a[1:2]",  # slices
     "def f(a):\n    return a ** 2",
-    "def f(a):\n    return g(*a)",
+    "def f(a):\n    return g(**a)",
+    "def f(a):\n    return [a, *a]",
     "def f(a):\n    return 1e+5",  # black drops the plus sign
     "def f(a):\n    return 0XFF",
-    "def f(a):\n    return 'é'",  # width of non-ASCII text
+    "def f(a):\n    return '中'",  # a character black counts two columns wide
     "def f(a):\n    x = 1\n\n    return x",  # blank lines
     "def f(a):\n    if a:\n        x = 1\n      # odd comment\n    return x",
     "def f(a):\n    #no space\n    return a",
@@ -111,10 +113,24 @@ GIVES_UP = [
 ]
 
 
-def test_stable_def_matches_black_on_what_it_accepts() -> None:
-    laid = stable_def(BODY)
+ACCEPTED = [
+    BODY,
+    "def f(a):\n    return g(a,)",  # a magic trailing comma: one argument a line
+    "def f(a):\n    x = [1, 2,]\n    return x",
+    "def f(a):\n    return 'é'",  # narrow non-ASCII text: its width is its length
+    "def f(a, *args):\n    return g(a, *args)",
+    'def f(a):\n    """One line."""\n    return a',
+    'def f(a):\n    """First line;\n    second line, indented as black keeps it."""\n    return a',
+    "def f(a):\n    return g(\n        a,\n        {\n            'k': [1],\n        },\n    )",
+    "def f(a):\n    return h(\n        {\n            'k': [1],\n        }\n    )",
+]
+
+
+@pytest.mark.parametrize("chunk", ACCEPTED)
+def test_stable_def_matches_black_on_what_it_accepts(chunk: str) -> None:
+    laid = stable_def(chunk)
     assert laid is not None
-    assert laid + "\n" == black.format_str(BODY + "\n", mode=MODE)
+    assert laid + "\n" == black.format_str(chunk + "\n", mode=MODE)
 
 
 @pytest.mark.parametrize("chunk", GIVES_UP)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import black
 import pytest
 
-from compiler.codegen.fastfmt import MODE, _int_table, format_job
+from compiler.blackfmt import black_mode
+from compiler.codegen.fastfmt import _int_table, format_job
+
+MODE = black_mode()
 
 HEAD = '# header\nimport sys\n\nSOURCE = "x"\n'
 TAIL = "\n\ndef run(a):\n    return (a, SCRIPT_SITES)\n"
@@ -137,7 +140,7 @@ def test_other_texts_are_not_int_tables(text: str) -> None:
 def test_string_literals_take_blacks_quotes(text: str) -> None:
     from black.strings import normalize_string_quotes
 
-    from compiler.codegen.stablefmt import black_quotes
+    from compiler.codegen.quotefmt import black_quotes
 
     assert black_quotes(text) == normalize_string_quotes(text)
 
@@ -150,7 +153,7 @@ def test_black_quotes_is_normalize_string_quotes() -> None:
 
     from black.strings import normalize_string_quotes
 
-    from compiler.codegen.stablefmt import black_quotes
+    from compiler.codegen.quotefmt import black_quotes
 
     checked = 0
     for size in range(5):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from .stablefmt import black_quotes
+from .quotefmt import black_quotes
 
 LINE_LENGTH = 100
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 
-import black
-
+from ..blackfmt import black_format
 from .exprfmt import layout_assignment
 from .groupfmt import collapse, expand
+from .skeletonfmt import layout_skeleton
 from .stablefmt import stable_defs
 
 LINE_LENGTH = 100
-MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
 _TABLE = re.compile(r"^([A-Z][A-Z0-9_]*) = (\(\(.*\)\))$", re.M)
 _CONSTANT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*) = ([^\n]{90,})$", re.M)
 _DEF = re.compile(r"^def ([A-Za-z_][A-Za-z0-9_]*)[^\n]*(?:\n [^\n]*)*", re.M)
@@ -109,19 +108,22 @@ def format_job(text: str) -> str:
     pieces.update(defs)
     pieces.update(constants)
     if len(pieces) != len(tables) + len(defs) + len(constants):
-        return black.format_str(text, mode=MODE)
-    return _put_back(formatted, pieces) or black.format_str(text, mode=MODE)
+        return black_format(text)
+    return _put_back(formatted, pieces) or black_format(text)
 
 
 def _format_skeleton(skeleton: str, defs: set[str]) -> str:
     """``black.format_str(skeleton)``, each group of placeholders collapsed while black runs
     (:mod:`.groupfmt`)."""
+    laid = layout_skeleton(skeleton, defs)
+    if laid is not None:
+        return laid
     collapsed, groups = collapse(skeleton, defs)
     if groups:
-        expanded = expand(black.format_str(collapsed, mode=MODE), groups)
+        expanded = expand(black_format(collapsed), groups)
         if expanded is not None:
             return expanded
-    return black.format_str(skeleton, mode=MODE)
+    return black_format(skeleton)
 
 
 def _put_back(formatted: str, pieces: dict[str, str]) -> str | None:

@@ -20,9 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import black
-
-from .stablefmt import MODE
+from ..blackfmt import black_format
 
 _DEF = r"def [^\n]*:\n    pass"
 _ASSIGN = r"[A-Za-z_][A-Za-z0-9_]* = \(\)"
@@ -46,7 +44,7 @@ def blank_lines(first: str, written: int, second: str) -> int | None:
     """The blank lines black puts between a ``first``-kind and a ``second``-kind top-level
     statement written ``written`` blank lines apart, or None if the probe reads unexpectedly."""
     head, tail = _PROBES[first], _PROBES[second]
-    out = black.format_str(f"{head}\n{chr(10) * written}{tail}\n", mode=MODE)
+    out = black_format(f"{head}\n{chr(10) * written}{tail}\n")
     middle = out[len(head) : len(out) - len(tail) - 1]
     if not (out.startswith(head) and out.endswith(tail + "\n")) or middle.strip("\n"):
         return None

@@ -10,14 +10,12 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import black
 import jinja2
 
 from .fastfmt import format_job
 from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,17 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-import black
-from black.strings import normalize_string_quotes
+from ..blackfmt import black_format, invalid_input
+from .quotefmt import black_quotes
+from .splitfmt import split_statement
 
 LINE_LENGTH = 100
-MODE = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
 _TOKEN = re.compile(
     r"""(?P<sp>\ +)
     |(?P<str>b?'(?:[^'\\\n]|\\.)*'|b?"(?:[^"\\\n]|\\.)*")
     |(?P<num>\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.]))
     |(?P<name>[A-Za-z_][A-Za-z0-9_]*)
-    |(?P<op>==|!=|<=|>=|:=|//|<<|>>|[-+*/%<>=(),\[\]{}:.|&^~])""",
+    |(?P<op>//=|<<=|>>=|[-+*/%|&^]=|==|!=|<=|>=|:=|//|<<|>>|[-+*/%<>=(),\[\]{}:.|&^~])""",
     re.X,
 )
 _KEYWORDS = frozenset(
@@ -43,19 +43,10 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _REJECT_LINE_START = frozenset(("def", "class", "import", "from", "lambda", "async", "with"))
 
 
-@lru_cache(maxsize=4096)
-def black_quotes(text: str) -> str:
-    """``normalize_string_quotes(text)`` of one string literal, without black's regexes for an
-    unprefixed one-line literal whose body holds no ``'`` and no ``\\"``: its only escapes are
-    of other characters, so black's quote swap neither removes nor adds a backslash except one
-    per ``"`` the body holds. Black then keeps a body with a ``"`` as it is (swapping would add
-    escapes) and double-quotes any other. Black's regexes took 0.1 s per call over the source
-    text a large job embeds."""
-    body = text[1:-1]
-    if text[:1] in ("'", '"') and text[:3] not in ('"""', "'''") and "'" not in body:
-        if '\\"' not in body:
-            return text if '"' in body else f'"{body}"'
-    return normalize_string_quotes(text)
+def narrow(text: str) -> bool:
+    """Whether every character of ``text`` is one column wide for black (below U+1100: black's
+    width table lists no narrower and no wider character there), so its width is its length."""
+    return text.isascii() or max(map(ord, text)) < 0x1100
 
 
 def _tokens(code: str) -> list[tuple[str, str]] | None:
@@ -84,6 +75,17 @@ def _render(
     when they hold a construct whose layout black may change (redundant parentheses, magic
     trailing commas, slices, star-args, one-line compound statements, …). ``prev``: the token
     before an operand rendered alone."""
+    rendered = _render_parts(tokens, prev)
+    return None if rendered is None else ("".join(rendered[0]), "".join(rendered[1]))
+
+
+def _render_parts(
+    tokens: list[tuple[str, str]],
+    prev: tuple[str, str] | None = None,
+    magic: list[int] | None = None,
+) -> tuple[list[str], list[str]] | None:
+    """:func:`_render` token by token (each with the space before it). With ``magic`` a list,
+    a magic trailing comma is accepted and the index of its closing bracket appended."""
     parts: list[str] = []
     raw: list[str] = []
     last = len(tokens) - 1
@@ -94,7 +96,9 @@ def _render(
         if space is None or (text == ":" and not stack and i != last):
             return None
         space = "" if unary or not parts else space
-        unary = text in _UNARY and (prev is None or prev[0] == "kw" or _is_operator(prev))
+        unary = (text in _UNARY or text == "*") and (
+            prev is None or prev[0] == "kw" or _is_operator(prev)
+        )
         if text in _OPEN:
             if prev is not None and prev[0] == "kw" and (i == 1 or prev[1] not in _INNER):
                 return None  # black may drop parentheses after a statement's keyword
@@ -106,7 +110,9 @@ def _render(
                 return None
             opened, called, commas, after_operator = stack.pop()
             if prev == ("op", ",") and (called or opened != "(" or commas != 1):
-                return None  # a magic trailing comma: black explodes the brackets
+                if magic is None or opened == "[" and called:
+                    return None  # a magic trailing comma: black explodes the brackets
+                magic.append(i)
             empty = prev == ("op", "(")
             if opened == "(" and not (called or commas or after_operator or empty):
                 return None  # parentheses black may find redundant: (x), = (not x), [(x)]
@@ -115,7 +121,7 @@ def _render(
         parts.append(space + (black_quotes(text) if kind == "str" else text))
         raw.append(space + text)
         prev = (kind, text)
-    return None if stack else ("".join(raw), "".join(parts))
+    return None if stack else (raw, parts)
 
 
 def _is_operator(token: tuple[str, str]) -> bool:
@@ -130,8 +136,10 @@ def _space_before(
         return ""
     inner = stack[-1] if stack else None
     pk, pt = prev
+    if text == "*" and pt in ",(" and inner is not None and inner[0] == "(" and inner[1]:
+        return "" if pt == "(" else " "  # ``*args`` in a call or a def's parameters
     if text == "*" and _is_operator(prev) or pk == "kw" and text == "*":
-        return None  # star-args
+        return None  # other star-args
     if text in _CLOSE or text == ",":
         return ""
     if text == ".":
@@ -152,7 +160,7 @@ def _space_before(
 
 
 @lru_cache(maxsize=16384)
-def _code_line(line: str) -> str | Pending | None:
+def code_line(line: str) -> str | Pending | None:
     """Black's form of one code line of a chunk (indentation kept), a long statement for black
     to split (:class:`Pending`), or None. Cached: a job repeats many lines (a third of them in
     match's, half in the 10,000-line program's), and the result depends on the text alone."""
@@ -160,16 +168,18 @@ def _code_line(line: str) -> str | Pending | None:
     tokens = _tokens(body)
     if not tokens or tokens[0][1] in _REJECT_LINE_START or tokens[0][0] == "str":
         return None
-    rendered = _render(tokens)
-    if rendered is None or rendered[0] != body:
+    magic: list[int] = []
+    rendered = _render_parts(tokens, magic=magic)
+    if rendered is None or "".join(rendered[0]) != body:
         return None  # black would respace this line
-    out = line[: len(line) - len(body)] + rendered[1]
-    if len(out) <= LINE_LENGTH:
-        return out
     indent = len(line) - len(body)
-    if _unsplittable_string(tokens, indent, out):
+    out = line[:indent] + "".join(rendered[1])
+    if len(out) <= LINE_LENGTH and not magic:
         return out
-    laid = _split_condition(tokens, indent) or _split_call(tokens, indent)
+    if not magic and _unsplittable_string(tokens, indent, out):
+        return out
+    laid = None if magic else _split_condition(tokens, indent)
+    laid = laid or split_statement(tokens, rendered[1], indent, frozenset(magic))
     return laid or _frame(out, indent, tokens[0][1])
 
 
@@ -180,7 +190,7 @@ def _unsplittable_string(tokens: list[tuple[str, str]], indent: int, out: str) -
     if len(tokens) != 3 or tokens[0][0] != "name" or tokens[1][1] != "=" or tokens[2][0] != "str":
         return False
     string = out[out.index("=") + 2 :]
-    return out.isascii() and indent + 4 + len(string) > LINE_LENGTH
+    return narrow(out) and indent + 4 + len(string) > LINE_LENGTH
 
 
 def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
@@ -318,8 +328,8 @@ def _split_all(pending: list[Pending]) -> list[str | None]:
         _MARK.format(k) + p.heads + p.line + "\n" + p.tail for k, p in enumerate(pending)
     )
     try:
-        pieces = _MARKS.split(black.format_str(text, mode=MODE))[1:]
-    except black.InvalidInput:
+        pieces = _MARKS.split(black_format(text))[1:]
+    except invalid_input():
         return [None] * len(pending)
     if len(pieces) != len(pending):
         return [None] * len(pending)
@@ -352,12 +362,14 @@ def stable_def(chunk: str) -> str | None:
 def _plan(chunk: str) -> list[str | Pending] | None:
     """The lines of ``chunk`` as black writes them, long statements left :class:`Pending`; None
     when its layout is not certain without black."""
-    lines = chunk.split("\n")
-    if not chunk.isascii():
+    if not narrow(chunk):
+        return None
+    lines = _logical_lines(chunk.split("\n"))
+    if lines is None:
         return None
     if not lines[0].startswith("def "):
         return _plan_assignments(lines)
-    head = _code_line(lines[0][4:])
+    head = code_line(lines[0][4:])
     if not isinstance(head, str) or "\n" in head or not head.endswith(":"):
         return None
     if len(head) + 4 > LINE_LENGTH:
@@ -382,12 +394,84 @@ def _plan(chunk: str) -> list[str | Pending] | None:
         opens = _ends_block(out[code])
         if (indents[i] == indents[before] + 4) != opens or indents[i] > indents[before] + 4:
             return None
-        rendered = _code_line(line)
+        if i == 1 and line.lstrip(" ").startswith('"""'):
+            rendered: str | Pending | None = line if _is_docstring(line, indents[i]) else None
+        else:
+            rendered = code_line(line)
         if rendered is None:
             return None
         out.append(rendered)
         before, code = i, len(out) - 1
     return out if before and not _ends_block(out[code]) and not comment[-1] else None
+
+
+def _logical_lines(lines: list[str]) -> list[str] | None:
+    """``lines`` with each statement written over several lines joined into one, spaced as
+    black spaces it (no space after an opening or before a closing bracket), and a ``def``'s
+    docstring kept whole; None for a line whose brackets cannot be counted."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i == 1 and line.lstrip(" ").startswith('"""'):
+            end = i
+            while end < len(lines) and (end == i or not lines[end - 1].endswith('"""')):
+                end += 1
+            if not lines[end - 1].endswith('"""') or end - 1 == i and len(line.strip()) < 6:
+                return None
+            out.append("\n".join(lines[i:end]))
+            i = end
+            continue
+        depth = _depth(line)
+        while depth and depth > 0 and i + 1 < len(lines):
+            i += 1
+            following = lines[i].strip()
+            step = _depth(following)
+            if step is None:
+                return None
+            glue = "" if line[-1] in _OPEN or following[0] in _CLOSE else " "
+            line, depth = line + glue + following, depth + step
+        if depth is None or depth < 0 or depth > 0:
+            return None
+        out.append(line)
+        i += 1
+    return out
+
+
+def _depth(line: str) -> int | None:
+    """Opening minus closing brackets in ``line`` (0 for a comment line; None for a line the
+    tokenizer does not read). A line counted 0 whose brackets only balance with those inside
+    strings does not close them: :func:`code_line` then gives up on it."""
+    body = line.strip()
+    if not body or body.startswith("#"):
+        return 0
+    if sum(map(body.count, "([{")) == sum(map(body.count, ")]}")):
+        return 0  # balanced or, with brackets in strings, a line code_line refuses
+    tokens = _tokens(body)
+    if tokens is None:
+        return None
+    return sum(t in _OPEN for _, t in tokens) - sum(t in _CLOSE for _, t in tokens)
+
+
+def _is_docstring(text: str, indent: int) -> bool:
+    """Whether black leaves the docstring ``text`` (its lines, the first indented by
+    ``indent``) as it is: ``\"\"\"`` quotes, no backslash, the first line's text and the end
+    free of surrounding spaces and quotes, the other lines indented at least as the first
+    (one exactly), no trailing spaces, closing quotes on the last line of text within the line
+    length."""
+    lines = text.split("\n")
+    pad = " " * indent
+    inner = text[indent + 3 : -3]
+    if not lines[0].startswith(pad + '"""') or "\\" in text or "\t" in text or not inner:
+        return False
+    if inner[0] in ' "' or inner[-1] in ' "' or len(lines[-1]) > LINE_LENGTH:
+        return False
+    rest = lines[1:]
+    if any(line != line.rstrip() or (line and not line.startswith(pad)) for line in lines):
+        return False
+    if rest and (not rest[-1].strip(' "') or len(lines[0]) == indent + 3):
+        return False
+    return not rest or min(len(x) - len(x.lstrip(" ")) for x in rest if x) == indent
 
 
 def _plan_assignments(lines: list[str]) -> list[str | Pending] | None:
@@ -396,7 +480,7 @@ def _plan_assignments(lines: list[str]) -> list[str | Pending] | None:
     for line in lines:
         if not _ASSIGNMENT.match(line):
             return None
-        rendered = _code_line(line)
+        rendered = code_line(line)
         if rendered is None:
             return None
         out.append(rendered)

@@ -8,12 +8,8 @@ import group (every rendered job has one).
 
 from __future__ import annotations
 
-import black
-
+from ..blackfmt import black_format
 from .predicate import IR
-
-# The same black settings as codegen/job.py (lowering must not import code generation).
-BLACK_MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
 
 IMPORT = "from runtime_support.native import with_native_prefilter"
 ANCHOR = "\n\ndef run_pipeline("
@@ -33,4 +29,4 @@ def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> st
     )
     head, anchor, tail = text.partition(ANCHOR)
     assert anchor, "a rendered job defines run_pipeline"
-    return black.format_str(head + block + anchor + tail, mode=BLACK_MODE)
+    return black_format(head + block + anchor + tail)

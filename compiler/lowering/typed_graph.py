@@ -8,11 +8,9 @@ Otherwise the job is the plain Python one and ``tremorc dbg lowering --schema`` 
 
 from __future__ import annotations
 
-import black
-
+from ..blackfmt import black_format
 from ..ir import Deployment
 from ..ir import graph as G
-from .attach import BLACK_MODE
 from .predicate import NotNative
 from .schema import root_ddl
 from .typed import typed_plan
@@ -62,4 +60,4 @@ def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
         f"GRAPH = with_typed_plan(GRAPH, {stream!r}, {root_ddl(schema)!r}, {tree!r})\n"
     )
     head, anchor, tail = text.partition(ANCHOR)
-    return black.format_str(head + block + anchor + tail, mode=BLACK_MODE)
+    return black_format(head + block + anchor + tail)
