@@ -16,7 +16,7 @@ from black.strings import normalize_string_quotes
 from compiler.blackfmt import black_mode
 from compiler.codegen.quotefmt import black_quotes
 from compiler.codegen.skeletonfmt import blank_lines
-from compiler.codegen.stablefmt import stable_def
+from compiler.codegen.stablefmt import NARROW_RANGES, narrow, stable_def
 from tests.paths import ROOT
 
 MODE = black_mode()
@@ -169,3 +169,11 @@ def test_a_workload_build_does_not_import_black() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "False"
+
+
+def test_narrow_ranges_hold_no_character_black_counts_wide() -> None:
+    from black._width_table import WIDTH_TABLE
+
+    for start, end, _ in WIDTH_TABLE:
+        assert all(end < a or start > b for a, b in NARROW_RANGES), (start, end)
+    assert narrow("sources → sinks, ± é") and not narrow("中") and not narrow("⌚")

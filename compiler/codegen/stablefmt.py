@@ -43,10 +43,16 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _REJECT_LINE_START = frozenset(("def", "class", "import", "from", "lambda", "async", "with"))
 
 
+NARROW_RANGES = ((0, 0x10FF), (0x2000, 0x2319))
+"""Code points black counts one column wide (its width table lists none there; the tests check
+the table): below U+1100, and punctuation, arrows and mathematical operators U+2000-U+2319."""
+_NARROW = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in NARROW_RANGES) + "]*")
+
+
 def narrow(text: str) -> bool:
-    """Whether every character of ``text`` is one column wide for black (below U+1100: black's
-    width table lists no narrower and no wider character there), so its width is its length."""
-    return text.isascii() or max(map(ord, text)) < 0x1100
+    """Whether every character of ``text`` is one column wide for black (:data:`NARROW_RANGES`),
+    so its width is its length."""
+    return text.isascii() or _NARROW.fullmatch(text) is not None
 
 
 def _tokens(code: str) -> list[tuple[str, str]] | None:
@@ -494,4 +500,4 @@ def _ends_block(item: str | Pending) -> bool:
 
 _CLOSE = frozenset(")]}")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]* = ")
-_COMMENT = re.compile(r" *# \S(?:.*\S)?")
+_COMMENT = re.compile(r" *#(?: .*\S)?")  # black adds a space only after a bare ``#x``
