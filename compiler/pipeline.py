@@ -18,11 +18,8 @@ from .diagnostics import CompileError, Warning_
 from .ir import Checked, Deployment, PipelineGraph, ScriptGraph
 from .modules import load_modules
 from .passes.const_fold import fold_constants
-from .passes.deploy_instantiate import instantiate_deploy
 from .passes.elaboration import Elaboration
 from .passes.literal_checks import check_literals
-from .passes.query_checks import check_query
-from .passes.query_instantiate import instantiate_query
 from .passes.resolve import resolve
 from .passes.script_ports import script_graph
 from .passes.warnings import collect_warnings
@@ -171,10 +168,15 @@ def _check(source: Source, kind: str) -> Checked:
         script = elab.script((), tree.items, source)  # type: ignore[attr-defined]
         ir: ScriptGraph | PipelineGraph | Deployment = script_graph(script, source)
         tree = script
-    elif kind == "query":
+    elif kind == "query":  # each language's passes are imported when a build needs them
+        from .passes.query_checks import check_query
+        from .passes.query_instantiate import instantiate_query
+
         query = check_query(tree, source, elab)  # type: ignore[arg-type]
         ir = instantiate_query(query, source, elab)
     else:
+        from .passes.deploy_instantiate import instantiate_deploy
+
         ir = instantiate_deploy(tree, source, elab)  # type: ignore[arg-type]
     return Checked(kind, tree, ir, warnings=elab.sorted_warnings(source))
 

@@ -6,8 +6,6 @@ are compared with black itself here; whole jobs in tests/test_black_stable.py.""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import black
 import pytest
@@ -17,7 +15,6 @@ from compiler.blackfmt import black_mode
 from compiler.codegen.quotefmt import black_quotes
 from compiler.codegen.skeletonfmt import blank_lines
 from compiler.codegen.stablefmt import NARROW_RANGES, narrow, stable_def
-from tests.paths import ROOT
 
 MODE = black_mode()
 NAMES = ["a", "stage0", "events", "GRAPH", "spark", "flush_at_end", "x" * 24, "y" * 41]
@@ -157,18 +154,6 @@ def test_blank_lines_are_black_blank_lines(previous: str, current: str, written:
     out = black.format_str(text, mode=MODE)
     between = out[len(first) + 1 : out.index(STATEMENTS[current], len(first))]
     assert between.count("\n") == blank_lines(previous, written, current)
-
-
-def test_a_workload_build_does_not_import_black() -> None:
-    program = ROOT / "benchmarks" / "workloads" / "suite" / "match.trickle"
-    code = (
-        "import sys; from pathlib import Path; from compiler.pipeline import compile_path; "
-        f"compile_path(Path({str(program)!r})); print('black' in sys.modules)"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "False"
 
 
 def test_narrow_ranges_hold_no_character_black_counts_wide() -> None:

@@ -7,8 +7,6 @@ invalid rule at run time).
 
 from __future__ import annotations
 
-from runtime_support.extractors import ExtractorError, compile_extractor
-
 from ..ast import script as S
 from ..diagnostics import CompileError
 from ..source import Source, Span
@@ -64,6 +62,9 @@ def check_literals(tree: S.Node, source: Source) -> S.Node:
                     f"Not a valid data type: '{node.kind}'", node.span, source=source
                 )
         elif isinstance(node, S.Extractor):
+            # Imported here: most programs hold no extractor (grok, dissect, … load at first use).
+            from runtime_support.extractors import ExtractorError, compile_extractor
+
             try:
                 compile_extractor(node.name.lower(), node.rule)
             except ExtractorError as err:
