@@ -58,6 +58,7 @@ class SelectSpec:
     args: Any = None
     error_spans: tuple[tuple[int, int], tuple[int, int]] | None = None  # select, group by
     group_key: bool = True  # False: nothing reads the group's canonical JSON key (no windows)
+    target_is_event: bool = False  # the target is exactly ``event``: each group emits it as is
 
 
 def _bool(value: Any, code: Code, what: str) -> bool:
@@ -94,6 +95,24 @@ def group_values(
         return [[value, canonical_json([value]) if key else None]]
     found = _components(spec, event, meta, ctx)
     return [comps + [canonical_json(comps) if key else None] for comps in found]
+
+
+def group_count(spec: GroupSpec | None, event: Any, meta: Any, ctx: EventContext) -> int:
+    """How many groups :func:`group_values` yields for one event, with the same clause runs
+    in the same order (so the same error, if any), without building them."""
+    if spec is None:
+        return 1
+    if spec.kind == "set":
+        count = 1
+        for item in spec.items:
+            count *= group_count(item, event, meta, ctx)
+        return count
+    value, _ = spec.code.run(event, meta, None, ctx)  # type: ignore[union-attr]
+    if spec.kind == "expr":
+        return 1
+    if type(value) is not list:
+        raise RenderedError(f"Error: Conflicting types, got {type_name(value)} but expected array")
+    return len(value)
 
 
 class _Group:
@@ -193,8 +212,10 @@ class SelectOperator(Sink):
                 ok, _ = spec.where.run(value, meta, None, ctx)
                 if not _bool(ok, spec.where, "where clause"):
                     return out
-            groups = group_values(spec.group, value, meta, ctx, spec.group_key)
             target, having = spec.target, spec.having
+            if spec.target_is_event and having is None:
+                return [value] * group_count(spec.group, value, meta, ctx)  # one per group
+            groups = group_values(spec.group, value, meta, ctx, spec.group_key)
             for group in groups:
                 ctx.group = group
                 result, _ = target.run(value, meta, None, ctx)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from runtime_support.aggregates import make
 from runtime_support.context import EventContext
 from runtime_support.graph import Event
-from runtime_support.select import SelectOperator, SelectSpec
+from runtime_support.select import GroupSpec, SelectOperator, SelectSpec
 from runtime_support.windows import Code, WindowSpec
 
 
@@ -74,3 +76,40 @@ def test_group_values_and_where_error_goes_to_error_port() -> None:
     spec = SelectSpec(target=_code(lambda e, s, c: c.group))
     out = SelectOperator(spec).process("in", Event(1, {}, 0))
     assert out[0][1].value == [None, "[null]"]
+
+
+GROUPS = [
+    None,
+    GroupSpec("expr", code=_code(lambda e, s, c: e["a"])),
+    GroupSpec("each", code=_code(lambda e, s, c: e["tags"])),
+    GroupSpec(
+        "set",
+        items=(
+            GroupSpec("each", code=_code(lambda e, s, c: e["tags"])),
+            GroupSpec("expr", code=_code(lambda e, s, c: e["a"])),
+            GroupSpec("each", code=_code(lambda e, s, c: e["b"])),
+        ),
+    ),
+]
+EVENTS = [
+    {"a": 1, "tags": ["x", "y", "x"], "b": [1, 2]},
+    {"a": 2, "tags": [], "b": [1]},
+    {"a": 3, "tags": ["z"], "b": "not an array"},  # each() of a non-array: an error
+    {"a": 4, "tags": "no", "b": []},
+]
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_a_select_of_event_emits_what_its_target_would(group) -> None:
+    """``target_is_event`` (the compiler's mark for ``select event``) skips running the target
+    per group: same outputs, same errors, as running the target ``event`` once per group."""
+    where = _code(lambda e, s, c: e["a"] != 2)
+    for event in EVENTS:
+        outs = []
+        for fast in (False, True):
+            spec = SelectSpec(
+                target=_code(lambda e, s, c: e), where=where, group=group, target_is_event=fast
+            )
+            out = SelectOperator(spec).process("in", Event(event, {}, 0))
+            outs.append([(port, ev.value) for port, ev in out])
+        assert outs[0] == outs[1]

@@ -152,6 +152,8 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
     parts.append(f"args={select.args!r}")
     if select.group is not None and not select.windows and not _reads_group(select):
         parts.append("group_key=False")
+    if not select.windows and _is_event(select.target):
+        parts.append("target_is_event=True")
     if any(w.max_groups is not None for w in select.windows):
         inner = select.group.span if select.group is not None else select.span
         spans = ((select.span.start, select.span.end), (inner.start, inner.end))
@@ -160,6 +162,19 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
     em.blocks.append(f"{name} = SelectSpec({', '.join(parts)})\n")
     em.imports.add("runtime_support.select:SelectSpec")
     return name
+
+
+def _is_event(clause: G.Embedded) -> bool:
+    """Whether a clause is exactly ``event`` (a select emitting its event as it is)."""
+    items = [item for item in clause.script.items if not isinstance(item, S.Use)]
+    return (
+        len(items) == 1
+        and type(items[0]) is S.Path
+        and items[0].root == "event"
+        and not items[0].segments
+        and items[0].expr is None
+        and not items[0].module
+    )
 
 
 def _reads_group(select: G.SelectNode) -> bool:

@@ -45,6 +45,7 @@ SELECT1 = SelectSpec(
     where=Code(select1_where_run, SELECT1_WHERE_SITES, SOURCE),
     target=Code(select1_target_run, SELECT1_TARGET_SITES, SOURCE),
     args={},
+    target_is_event=True,
 )
 
 
