@@ -199,39 +199,6 @@ def _unsplittable_string(tokens: list[tuple[str, str]], indent: int, out: str) -
     return narrow(out) and indent + 4 + len(string) > LINE_LENGTH
 
 
-def _split_call(tokens: list[tuple[str, str]], indent: int) -> str | None:
-    """Black's layout of a long ``[name =|return] f(args)`` (one call, ``f`` a plain name): the
-    arguments on one line inside ``f(…)``, else one a line with a trailing comma."""
-    start = 2 if len(tokens) > 3 and tokens[1][1] == "=" else 1 if tokens[0][1] == "return" else 0
-    if len(tokens) < start + 4 or tokens[start][0] != "name" or tokens[start + 1][1] != "(":
-        return None
-    args: list[list[tuple[str, str]]] = [[]]
-    depth = 0
-    for token in tokens[start + 2 : -1]:
-        depth += token[1] in _OPEN
-        depth -= token[1] in _CLOSE
-        if depth < 0:
-            return None  # the first parenthesis closes before the end
-        if depth == 0 and token[1] == "=":
-            return None  # a keyword argument: _render spaces a lone ``=`` as an assignment's
-        if depth == 0 and token[1] == ",":
-            args.append([])
-        else:
-            args[-1].append(token)
-    rendered = [_render(arg) for arg in args]
-    if depth or tokens[-1][1] != ")" or any(r is None for r in rendered):
-        return None
-    pad, inner = " " * indent, " " * (indent + 4)
-    head = " ".join(token[1] for token in tokens[:start]) + (" " if start else "")
-    lines = [inner + ", ".join(r[1] for r in rendered)]  # type: ignore[index]
-    if len(lines[0]) > LINE_LENGTH:
-        lines = [f"{inner}{r[1]}," for r in rendered]  # type: ignore[index]
-        if len(lines) < 2 or any(len(line) > LINE_LENGTH for line in lines):
-            return None
-    first = f"{pad}{head}{tokens[start][1]}("
-    return None if len(first) > LINE_LENGTH else "\n".join([first, *lines, f"{pad})"])
-
-
 def _split_condition(tokens: list[tuple[str, str]], indent: int) -> str | None:
     """Black's layout of a long ``if``/``elif``/``while`` header whose condition is a chain of
     at least three ``and``/``or`` operands (more than one such delimiter: black keeps the
