@@ -107,9 +107,9 @@ def _match_checked(input_meta_empty: bool = True) -> Any:
         return checked
     cleared = tuple(
         (
-            dataclasses.replace(n, routes_only=False, assumes_no_input_meta=False)
+            dataclasses.replace(n, routes_only=False, always_out=False, assumes_no_input_meta=False)
             if isinstance(n, G.OperatorNode)
-            else n
+            else dataclasses.replace(n, meta_unread=False) if isinstance(n, G.ScriptNode) else n
         )
         for n in checked.ir.nodes
     )

@@ -90,6 +90,8 @@ class Base:
         self.out: list[str] = []
         self.depth = 0
         self.fn = FnState(is_entry=True)
+        #: nothing reads the ``$`` the script leaves with (``ScriptNode.meta_unread``)
+        self.meta_unread = False
         self.in_module = False
         self._std: dict[str, str] = {}
         self._ext: dict[tuple[str, str], str] = {}

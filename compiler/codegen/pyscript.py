@@ -217,11 +217,19 @@ def _rebinding(p: ast.Pattern, names: Iterable[str]) -> list[tuple[int, str]]:
 
 
 def generate_script(
-    script: ast.Script, source: Source, *, prefix: str = "script", modules: object = None
+    script: ast.Script,
+    source: Source,
+    *,
+    prefix: str = "script",
+    modules: object = None,
+    meta_unread: bool = False,
 ) -> GeneratedScript:
     """Generate the Python module text for ``script`` (``modules`` is accepted for interface
-    compatibility; resolved scripts already contain their user-module items)."""
-    return ScriptGen(source, prefix, script).generate(script)
+    compatibility; resolved scripts already contain their user-module items; ``meta_unread``:
+    nothing reads the ``$`` it leaves with, so ``let $key = v`` only evaluates ``v``)."""
+    gen = ScriptGen(source, prefix, script)
+    gen.meta_unread = meta_unread
+    return gen.generate(script)
 
 
 def _assigns_state(script: ast.Script) -> bool:

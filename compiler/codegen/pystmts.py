@@ -111,6 +111,13 @@ class StmtGen(ExprGen):
     def let(self, e: ast.Let, need: bool) -> str | None:
         """Compile an assignment; return an expression for the stored value if ``need``."""
         target = e.target
+        if not need and self.meta_unread and self.fn.is_entry and _one_meta_field(target):
+            # a dead store (``$`` is a record, so it cannot fail): only the value's errors stay
+            if not isinstance(e.value, ast.Literal):
+                value = self.expr(e.value)
+                if not is_atomic(value):
+                    self.line(value)
+            return None
         site = self.site(Span(target.span.start, e.value.span.end), expand=2)
         value = self.expr(e.value)
         if (
@@ -259,3 +266,9 @@ class StmtGen(ExprGen):
         t_site = self.site(e.target.span, e.span)
         s_site = self.site(e.spec.span, e.span)
         return f"{self.rt('merge')}({target}, {spec}, {t_site}, {s_site})"
+
+
+def _one_meta_field(target: ast.Path) -> bool:
+    """``target`` is ``$key``: one field of the metadata."""
+    segments = target.segments
+    return target.root == "meta" and len(segments) == 1 and isinstance(segments[0], ast.FieldSeg)

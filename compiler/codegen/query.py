@@ -45,7 +45,9 @@ class PipelineCode:
 
 
 def _script_factory(node: G.ScriptNode, em: Emitter) -> str:
-    entry, sites, src = em.script_entry(node.body, "script", node.name)
+    entry, sites, src = em.script_entry(
+        node.body, "script", node.name, meta_unread=node.meta_unread
+    )
     extra = [f"args={node.args!r}"]
     if node.state is not None:
         extra.append(f"state={node.state.value!r}")
@@ -68,6 +70,9 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     keyer = entry = ""
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
+    elif isinstance(node, G.OperatorNode) and node.always_out:
+        em.imports.add("runtime_support.graph:Passthrough")
+        factory = "Passthrough"
     elif isinstance(node, G.OperatorNode) and node.routes_only:
         em.imports.update(("runtime_support.operators:BucketRoute", "functools:partial"))
         factory = f"partial(BucketRoute, {node.config!r})"

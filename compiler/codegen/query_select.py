@@ -79,12 +79,17 @@ class Emitter:
         self.imports.add("runtime_support.windows:Code")
         return f"Code({entry}, {sites}, {src})"
 
-    def script_entry(self, code: G.Embedded, *parts: str) -> tuple[str, str, str]:
-        """Generate a script body: ``(entry, sites constant, source constant)``."""
+    def script_entry(
+        self, code: G.Embedded, *parts: str, meta_unread: bool = False
+    ) -> tuple[str, str, str]:
+        """Generate a script body: ``(entry, sites constant, source constant)``
+        (``meta_unread``: its ``let $key`` stores are dead, see ``ScriptNode.meta_unread``)."""
         from .pyscript import generate_script
 
         prefix = self.scope(*parts)
-        generated = generate_script(code.script, code.source, prefix=prefix)
+        generated = generate_script(
+            code.script, code.source, prefix=prefix, meta_unread=meta_unread
+        )
         sites = f"{prefix.upper()}_SITES"
         self.blocks.append(generated.code + f"\n{sites} = {generated.sites!r}\n")
         self.imports.update(generated.imports)

@@ -111,6 +111,9 @@ class ScriptNode(GraphNode):
     state: Constant | None = None
     named: tuple[NamedScript, ...] = ()
     stateful: bool = False
+    #: nothing downstream reads the ``$`` its events leave with, and the script reads none
+    #: (:mod:`compiler.passes.meta_liveness`): its ``let $key = …`` stores are dead
+    meta_unread: bool = False
 
     @property
     def scope(self) -> StateScope:
@@ -127,6 +130,7 @@ class ScriptNode(GraphNode):
 
     def dump(self) -> str:
         lines = [f"ScriptNode {self.name!r} args={_short(self.args)} stateful={self.stateful}"]
+        lines[0] += " meta-unread" if self.meta_unread else ""
         lines.append(f"    body {self.body.dump()}")
         if self.state is not None:
             lines.append(f"    state {_short(self.state.value)}")
@@ -143,6 +147,9 @@ class OperatorNode(GraphNode):
     #: ``grouper::bucket`` only: its rate limit cannot change where an event goes, so it keeps
     #: no state and only checks ``$class`` (:mod:`compiler.passes.bucket_routing`).
     routes_only: bool = False
+    #: ``routes_only`` and every event reaching it has a string ``$class`` and an int ``$rate``:
+    #: it sends every event to ``out`` (a passthrough that reads no ``$``).
+    always_out: bool = False
     #: ``routes_only`` was proven assuming the pipeline's input events carry no metadata (a
     #: ``.trickle`` job); its generated job refuses input with a ``meta`` column.
     assumes_no_input_meta: bool = False
@@ -174,6 +181,7 @@ class OperatorNode(GraphNode):
 
     def dump(self) -> str:
         routes = " routes-only" if self.routes_only else ""
+        routes += " always-out" if self.always_out else ""
         routes += " assumes-no-input-meta" if self.assumes_no_input_meta else ""
         routes += " flush-transparent" if self.flush_transparent else ""
         return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"

@@ -8,12 +8,13 @@ raises :class:`Unproven`: the caller then keeps the bucket stateful.
 
 Invariant: every path of the real script reaching an emission on one of ``ports`` leaves with
 metadata whose ``$class`` kind is in ``State.classes`` and ``$rate`` kind in ``State.rates``,
-and every local named in ``State.strings`` holds one of its listed strings there.
+and every local named in ``State.strings`` holds one of its listed strings there. A path that
+fails (a ``match`` no case of which matches) reaches ``err``, never ``ports``: it adds nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..ast import script as S
@@ -50,9 +51,12 @@ class Unproven(Exception):
     """The analysis met something it does not model."""
 
 
-def check_script(script: S.Script, ports: frozenset[str], start: State) -> None:
+def check_script(
+    script: S.Script, ports: frozenset[str], start: State, *, always_classed: bool = False
+) -> None:
     """Raise :class:`Unproven` unless every event ``script`` emits on ``ports`` has a string
-    ``$class`` and an int ``$rate``, or no string ``$class``; the script's input events are
+    ``$class`` and an int ``$rate``, or no string ``$class``; with ``always_classed``, unless
+    every one has a string ``$class`` and an int ``$rate``. The script's input events are
     described by ``start``."""
     if "err" in ports:
         raise Unproven  # error records carry the failed event's metadata
@@ -61,28 +65,35 @@ def check_script(script: S.Script, ports: frozenset[str], start: State) -> None:
             for expr in (*item.body, *(c for case in item.cases for c in case.body)):
                 _inert(expr)
     body = [i for i in script.items if isinstance(i, S.Expr) and not isinstance(i, S.Const)]
-    end = _run(body, start, ports)
+    check = _classed if always_classed else _emitted
+    end = _run(body, start, ports, check)
     if end is not None and "out" in ports:
-        _emitted(end)
+        check(end)
 
 
-def _run(exprs: Iterable[S.Expr], state: State | None, ports: frozenset[str]) -> State | None:
-    """The state after ``exprs`` (None: every path emitted, dropped or failed)."""
+Check = Callable[[State], None]
+
+
+def _run(
+    exprs: Iterable[S.Expr], state: State | None, ports: frozenset[str], check: Check
+) -> State | None:
+    """The state after ``exprs`` (None: every path emitted, dropped or failed); ``check`` runs
+    on the state of every emission on ``ports``."""
     for expr in exprs:
         if state is None:
             return None
-        state = _step(expr, state, ports)
+        state = _step(expr, state, ports, check)
     return state
 
 
-def _step(expr: S.Expr, state: State, ports: frozenset[str]) -> State | None:
+def _step(expr: S.Expr, state: State, ports: frozenset[str], check: Check) -> State | None:
     match expr:
         case S.Emit(value=value, port=port):
             if value is not None:
                 _inert(value)
                 state = _forget(state, value)
             if _ports_of(port, state) & ports:
-                _emitted(state)
+                check(state)
             return None
         case S.Drop():
             return None
@@ -102,10 +113,8 @@ def _step(expr: S.Expr, state: State, ports: frozenset[str]) -> State | None:
             # locals bound by the target, a pattern (`case x = …`) or a guard: unknown in every
             # case (a failed case's partial bindings are not modelled)
             entry = _forget(state, target, *(c.pattern for c in cases), *_guards(cases))
-            ends = [_run(case.body, entry, ports) for case in cases]
-            if not any(isinstance(c.pattern, S.AnyPattern) and c.guard is None for c in cases):
-                ends.append(entry)  # no case matched: an error, counted as passing anyway
-            return _join(ends)
+            # no case matched: Tremor's runtime error, the event goes to `err` (no state)
+            return _join([_run(case.body, entry, ports, check) for case in cases])
         case _:
             _inert(expr)
             return _forget(state, expr)
@@ -198,6 +207,12 @@ def _kind(value: S.Expr) -> str | None:
 def _emitted(state: State) -> None:
     """An event leaves with ``state``: a string ``$class`` must come with an int ``$rate``."""
     if STR in state.classes and state.rates != frozenset({INT}):
+        raise Unproven
+
+
+def _classed(state: State) -> None:
+    """An event leaves with ``state``: it must have a string ``$class`` and an int ``$rate``."""
+    if state.classes != frozenset({STR}) or state.rates != frozenset({INT}):
         raise Unproven
 
 

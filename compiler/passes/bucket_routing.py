@@ -15,6 +15,10 @@ The pipeline's input metadata is unknown unless the caller says its events carry
 bucket proven only thanks to that is also marked ``assumes_no_input_meta``; the generated job
 then refuses input DataFrames with a ``meta`` column (``runtime_support.spark_exec``).
 
+When every event that can reach the bucket is also proven to carry a string ``$class`` and an
+int ``$rate`` (``check_script(..., always_classed=True)``), the route is ``out`` for all of them:
+the node is marked ``always_out`` too and runs as a passthrough (it then reads no ``$``).
+
 Invariant: a node is marked only when, for every event that can reach it, the stateful bucket
 and the route agree on the output port class (``err`` vs ``out``/``overflow``). Anything the
 analysis does not model (a non-literal ``$rate``, a select or operator upstream, a ``for`` that
@@ -44,14 +48,20 @@ def route_buckets(graph: G.PipelineGraph, input_meta_empty: bool = False) -> G.P
     nodes = []
     for node in graph.nodes:
         if _is_candidate(node, graph):
-            if _proven(node.name, graph, input_meta_empty=False):
-                node = dataclasses.replace(node, routes_only=True)  # type: ignore[arg-type]
-            elif input_meta_empty and _proven(node.name, graph, input_meta_empty=True):
-                node = dataclasses.replace(
-                    node, routes_only=True, assumes_no_input_meta=True  # type: ignore[arg-type]
-                )
+            node = _marked(node, graph, input_meta_empty)  # type: ignore[arg-type]
         nodes.append(node)
     return dataclasses.replace(graph, nodes=tuple(nodes))
+
+
+def _marked(node: G.OperatorNode, graph: G.PipelineGraph, input_meta_empty: bool) -> G.OperatorNode:
+    """``node`` with what this module proves of it (unchanged when nothing)."""
+    for assume in (False, True) if input_meta_empty else (False,):
+        if _proven(node.name, graph, input_meta_empty=assume):
+            always = _proven(node.name, graph, input_meta_empty=assume, always_classed=True)
+            return dataclasses.replace(
+                node, routes_only=True, always_out=always, assumes_no_input_meta=assume
+            )
+    return node
 
 
 def _is_candidate(node: G.GraphNode, graph: G.PipelineGraph) -> bool:
@@ -62,17 +72,19 @@ def _is_candidate(node: G.GraphNode, graph: G.PipelineGraph) -> bool:
     return out == overflow
 
 
-def _proven(bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool) -> bool:
+def _proven(
+    bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool, always_classed: bool = False
+) -> bool:
     """Every source of ``bucket``'s events (through passthrough ports and streams only) is a
-    script whose emissions on that port are proven, or, with ``input_meta_empty``, the
-    pipeline's input (no ``$class``: ``err`` either way)."""
+    script whose emissions on that port are proven, or, with ``input_meta_empty`` and not
+    ``always_classed``, the pipeline's input (no ``$class``: ``err`` either way)."""
     nodes = {node.name: node for node in graph.nodes}
     try:
         sources = list(_sources((bucket, "in"), graph, nodes, frozenset()))
         by_script: dict[str, set[str]] = {}
         for source in sources:
             if source is INPUT:
-                if not input_meta_empty:
+                if always_classed or not input_meta_empty:
                     raise Unproven  # the pipeline's input: its metadata is unknown
                 continue
             name, port = source
@@ -82,7 +94,7 @@ def _proven(bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool) -> b
             if not isinstance(script, G.ScriptNode) or script.named:
                 return False
             start = EMPTY if input_meta_empty and _fed_by_input(name, graph, nodes) else UNKNOWN
-            check_script(script.body.script, frozenset(ports), start)
+            check_script(script.body.script, frozenset(ports), start, always_classed=always_classed)
     except Unproven:
         return False
     return bool(sources)

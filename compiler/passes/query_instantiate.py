@@ -26,6 +26,7 @@ from ..source import Source
 from .batch_flush import mark_flush_transparent
 from .bucket_routing import route_buckets
 from .elaboration import Elaboration
+from .meta_liveness import mark_meta_unread
 from .query_scope import (
     Scope,
     arg_values,
@@ -267,7 +268,8 @@ def config_ports(query: Q.Query, key: str, default: tuple[str, ...]) -> tuple[st
 def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.PipelineGraph:
     """The graph of a ``.trickle`` file: its ports come from ``#!config from``/``into``; buckets
     that only route are marked (:mod:`compiler.passes.bucket_routing`), given that its input
-    events carry no metadata (the generated job refuses input that has some); batches whose
+    events carry no metadata (the generated job refuses input that has some); so are scripts
+    whose metadata nothing reads (its outputs carry none, :mod:`.meta_liveness`); batches whose
     batching only its sinks see are marked (:mod:`compiler.passes.batch_flush`)."""
     graph = instantiate_pipeline(
         query.stmts,
@@ -278,4 +280,5 @@ def instantiate_query(query: Q.Query, source: Source, elab: Elaboration) -> G.Pi
         implicit_late=True,
     )
     graph = route_buckets(graph, input_meta_empty=True)  # the job's CLI reads no metadata
+    graph = mark_meta_unread(graph, outputs_read_meta=False)  # nor does it write any
     return mark_flush_transparent(graph)

@@ -92,6 +92,10 @@ def plan_node(node: G.GraphNode) -> PlanNode:
             return PlanNode(name=name, label=f"script {name}", scope=node.scope)
         case G.OperatorNode(kind=kind):
             routes = ", routing only: out and overflow lead to the same place" * node.routes_only
+            routes += (
+                ", a passthrough: every event has a string $class and an int $rate"
+                * node.always_out
+            )
             routes += ", for input events without metadata" * node.assumes_no_input_meta
             routes += ", flush-transparent: only its pipeline's outputs see it" * (
                 node.flush_transparent

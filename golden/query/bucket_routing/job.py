@@ -13,10 +13,8 @@ from pyspark.sql import functions as F
 
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
-from runtime_support.operators import BucketRoute
 from runtime_support.paths import get_field
 from runtime_support.port_frames import port_frames
-from runtime_support.script_rt import assign_key
 from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
@@ -28,23 +26,14 @@ def script_classify_run(event, meta, state, ctx):
     # line 5
     _t1 = get_field(event, "host", "event", 0)
     if _t1 == "web-1":
-        meta = assign_key(meta, "class", "web", 2)
-        meta = assign_key(meta, "rate", 2, 3)
+        pass
     else:
-        meta = assign_key(meta, "class", "other", 4)
-        meta = assign_key(meta, "rate", 10, 5)
+        pass
     # line 9
     return "out", event, meta, state
 
 
-SCRIPT_CLASSIFY_SITES = (
-    (219, 223, 213, 223),
-    (207, 337, 175, 351),
-    (251, 265, 198, 338),
-    (271, 280, 198, 338),
-    (299, 315, 205, 346),
-    (321, 331, 205, 346),
-)
+SCRIPT_CLASSIFY_SITES = ((219, 223, 213, 223), (207, 337, 175, 351))
 
 
 GRAPH = GraphSpec(
@@ -60,7 +49,7 @@ GRAPH = GraphSpec(
             ),
             stateful=False,
         ),
-        NodeSpec(name="limit", factory=partial(BucketRoute, {}), stateful=False),
+        NodeSpec(name="limit", factory=Passthrough, stateful=False),
     ),
     links=(
         (("in", "out"), ("classify", "in")),

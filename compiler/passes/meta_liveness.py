@@ -1,0 +1,84 @@
+"""Scripts whose outgoing metadata nothing reads (``ScriptNode.meta_unread``).
+
+A ``let $key = value`` only changes the ``$`` that the script's events leave with (``$`` is
+always a record: Tremor refuses ``let $ = …``, so such a store cannot fail). When nothing
+downstream reads that ``$``, the store is dead; code generation then evaluates ``value`` only
+for its errors (:meth:`compiler.codegen.pystmts.StmtGen.let`).
+
+Needs: a pipeline graph after :mod:`compiler.passes.bucket_routing`.
+
+Establishes: a script node is marked ``meta_unread`` only when
+- it has no named scripts (``script from port``), and its body reads no ``$``: every path rooted
+  at ``$`` is the target of a ``let`` of one field;
+- every node reachable from any of its output ports is a port, a stream or an ``always_out``
+  bucket (passthroughs that read no ``$``), and the pipeline's output ports are reached only
+  when the caller says its sinks read no ``$`` (``outputs_read_meta=False``: a ``.trickle`` job).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ast import script as S
+from ..ir import graph as G
+
+__all__ = ["mark_meta_unread"]
+
+
+def mark_meta_unread(graph: G.PipelineGraph, outputs_read_meta: bool) -> G.PipelineGraph:
+    """``graph`` with every script this module proves ``meta_unread`` marked."""
+    if outputs_read_meta:
+        return graph
+    nodes = {node.name: node for node in graph.nodes}
+    marked = tuple(
+        (
+            dataclasses.replace(node, meta_unread=True)
+            if isinstance(node, G.ScriptNode)
+            and not node.named
+            and not _reads_meta(node.body.script)
+            and _blind_downstream(node.name, graph, nodes)
+            else node
+        )
+        for node in graph.nodes
+    )
+    return dataclasses.replace(graph, nodes=marked)
+
+
+def _reads_meta(script: S.Script) -> bool:
+    """Some expression of ``script`` reads ``$`` (anything but a one-field ``let $key``)."""
+    stores = {
+        id(node.target)
+        for node in script.walk()
+        if isinstance(node, S.Let)
+        and node.target.root == "meta"
+        and len(node.target.segments) == 1
+        and isinstance(node.target.segments[0], S.FieldSeg)
+    }
+    return any(
+        isinstance(node, S.Path) and node.root == "meta" and id(node) not in stores
+        for node in script.walk()
+    )
+
+
+def _blind_downstream(script: str, graph: G.PipelineGraph, nodes: dict[str, G.GraphNode]) -> bool:
+    """Every node ``script``'s events can reach passes them on without reading ``$``."""
+    seen: set[str] = set()
+    todo = [script]
+    while todo:
+        name = todo.pop()
+        for link in graph.links:
+            if link.source[0] != name or link.target[0] in seen:
+                continue
+            target = nodes[link.target[0]]
+            if not _blind(target):
+                return False
+            seen.add(target.name)
+            todo.append(target.name)
+    return True
+
+
+def _blind(node: G.GraphNode) -> bool:
+    """``node`` passes events on without reading ``$``."""
+    if isinstance(node, G.PortNode | G.StreamNode):
+        return True
+    return isinstance(node, G.OperatorNode) and node.always_out
