@@ -2,9 +2,10 @@
 in ``$class`` and ``$rate`` when they leave on given ports.
 
 The run follows the script's top-level expressions (and the bodies of its ``match`` cases) with
-a :class:`State`. An ``emit`` whose port may be one of the bucket's ports checks the state it
-leaves with (:func:`_emitted`); so does the end of the script for ``out``. Anything not modelled
-raises :class:`Unproven`: the caller then keeps the bucket stateful.
+a :class:`State`. An ``emit`` whose port may be one of the bucket's ports records the state it
+leaves with (:func:`emissions`); so does the end of the script for ``out``. The caller judges
+those states (:func:`routes_only`, :func:`always_classed`). Anything not modelled raises
+:class:`Unproven`: the caller then keeps the bucket stateful.
 
 Invariant: every path of the real script reaching an emission on one of ``ports`` leaves with
 metadata whose ``$class`` kind is in ``State.classes`` and ``$rate`` kind in ``State.rates``,
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ..ast import script as S
 
-__all__ = ["EMPTY", "UNKNOWN", "State", "Unproven", "check_script"]
+__all__ = ["EMPTY", "UNKNOWN", "State", "Unproven", "always_classed", "emissions", "routes_only"]
 
 #: Kinds of a metadata key's value: absent, string, int (a Tremor u64), anything else.
 ABSENT, STR, INT, OTHER = "absent", "str", "int", "other"
@@ -51,13 +52,10 @@ class Unproven(Exception):
     """The analysis met something it does not model."""
 
 
-def check_script(
-    script: S.Script, ports: frozenset[str], start: State, *, always_classed: bool = False
-) -> None:
-    """Raise :class:`Unproven` unless every event ``script`` emits on ``ports`` has a string
-    ``$class`` and an int ``$rate``, or no string ``$class``; with ``always_classed``, unless
-    every one has a string ``$class`` and an int ``$rate``. The script's input events are
-    described by ``start``."""
+def emissions(script: S.Script, ports: frozenset[str], start: State) -> list[State]:
+    """The states with which ``script``'s events may leave on ``ports`` (one per emission
+    site, the end of the script for ``out``); its input events are described by ``start``.
+    Raises :class:`Unproven` when the script does something the run does not model."""
     if "err" in ports:
         raise Unproven  # error records carry the failed event's metadata
     for item in script.items:
@@ -65,20 +63,33 @@ def check_script(
             for expr in (*item.body, *(c for case in item.cases for c in case.body)):
                 _inert(expr)
     body = [i for i in script.items if isinstance(i, S.Expr) and not isinstance(i, S.Const)]
-    check = _classed if always_classed else _emitted
-    end = _run(body, start, ports, check)
+    found: list[State] = []
+    end = _run(body, start, ports, found.append)
     if end is not None and "out" in ports:
-        check(end)
+        found.append(end)
+    return found
 
 
-Check = Callable[[State], None]
+def routes_only(states: Iterable[State]) -> bool:
+    """No event leaving with one of ``states`` has a string ``$class`` without an int ``$rate``
+    (the bucket's route by ``$class`` then agrees with its rate limit's port class)."""
+    return all(STR not in s.classes or s.rates == frozenset({INT}) for s in states)
+
+
+def always_classed(states: Iterable[State]) -> bool:
+    """Every event leaving with one of ``states`` has a string ``$class`` and an int ``$rate``
+    (the bucket's route sends it to ``out``)."""
+    return all(s.classes == frozenset({STR}) and s.rates == frozenset({INT}) for s in states)
+
+
+Check = Callable[[State], object]
 
 
 def _run(
     exprs: Iterable[S.Expr], state: State | None, ports: frozenset[str], check: Check
 ) -> State | None:
-    """The state after ``exprs`` (None: every path emitted, dropped or failed); ``check`` runs
-    on the state of every emission on ``ports``."""
+    """The state after ``exprs`` (None: every path emitted, dropped or failed); ``check`` gets
+    the state of every emission on ``ports``."""
     for expr in exprs:
         if state is None:
             return None
@@ -202,18 +213,6 @@ def _kind(value: S.Expr) -> str | None:
     if type(value.value) is int and value.value >= 0:
         return INT
     return OTHER
-
-
-def _emitted(state: State) -> None:
-    """An event leaves with ``state``: a string ``$class`` must come with an int ``$rate``."""
-    if STR in state.classes and state.rates != frozenset({INT}):
-        raise Unproven
-
-
-def _classed(state: State) -> None:
-    """An event leaves with ``state``: it must have a string ``$class`` and an int ``$rate``."""
-    if state.classes != frozenset({STR}) or state.rates != frozenset({INT}):
-        raise Unproven
 
 
 def _join(states: list[State | None]) -> State | None:

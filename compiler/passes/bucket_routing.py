@@ -16,8 +16,9 @@ bucket proven only thanks to that is also marked ``assumes_no_input_meta``; the 
 then refuses input DataFrames with a ``meta`` column (``runtime_support.spark_exec``).
 
 When every event that can reach the bucket is also proven to carry a string ``$class`` and an
-int ``$rate`` (``check_script(..., always_classed=True)``), the route is ``out`` for all of them:
-the node is marked ``always_out`` too and runs as a passthrough (it then reads no ``$``).
+int ``$rate`` (:func:`~compiler.passes.bucket_meta.always_classed`), the route is ``out`` for
+all of them: the node is marked ``always_out`` too and runs as a passthrough (it reads no ``$``).
+One abstract run per script and assumption gives the states both judgements read.
 
 Invariant: a node is marked only when, for every event that can reach it, the stateful bucket
 and the route agree on the output port class (``err`` vs ``out``/``overflow``). Anything the
@@ -33,7 +34,15 @@ import dataclasses
 from collections.abc import Iterable
 
 from ..ir import graph as G
-from .bucket_meta import EMPTY, UNKNOWN, Unproven, check_script
+from .bucket_meta import (
+    EMPTY,
+    UNKNOWN,
+    State,
+    Unproven,
+    always_classed,
+    emissions,
+    routes_only,
+)
 
 __all__ = ["route_buckets"]
 
@@ -56,10 +65,13 @@ def route_buckets(graph: G.PipelineGraph, input_meta_empty: bool = False) -> G.P
 def _marked(node: G.OperatorNode, graph: G.PipelineGraph, input_meta_empty: bool) -> G.OperatorNode:
     """``node`` with what this module proves of it (unchanged when nothing)."""
     for assume in (False, True) if input_meta_empty else (False,):
-        if _proven(node.name, graph, input_meta_empty=assume):
-            always = _proven(node.name, graph, input_meta_empty=assume, always_classed=True)
+        states = _states(node.name, graph, input_meta_empty=assume)
+        if states is not None and routes_only(states):
             return dataclasses.replace(
-                node, routes_only=True, always_out=always, assumes_no_input_meta=assume
+                node,
+                routes_only=True,
+                always_out=always_classed(states),
+                assumes_no_input_meta=assume,
             )
     return node
 
@@ -72,32 +84,33 @@ def _is_candidate(node: G.GraphNode, graph: G.PipelineGraph) -> bool:
     return out == overflow
 
 
-def _proven(
-    bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool, always_classed: bool = False
-) -> bool:
-    """Every source of ``bucket``'s events (through passthrough ports and streams only) is a
-    script whose emissions on that port are proven, or, with ``input_meta_empty`` and not
-    ``always_classed``, the pipeline's input (no ``$class``: ``err`` either way)."""
+def _states(bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool) -> list[State] | None:
+    """The metadata states the events reaching ``bucket`` (through passthrough ports and
+    streams only) may have: those of the scripts that emit them, and ``EMPTY`` for the
+    pipeline's input when ``input_meta_empty``; None when some source is not modelled (or is
+    the input, without ``input_meta_empty``) or there is no source."""
     nodes = {node.name: node for node in graph.nodes}
     try:
         sources = list(_sources((bucket, "in"), graph, nodes, frozenset()))
         by_script: dict[str, set[str]] = {}
+        states: list[State] = []
         for source in sources:
             if source is INPUT:
-                if always_classed or not input_meta_empty:
+                if not input_meta_empty:
                     raise Unproven  # the pipeline's input: its metadata is unknown
+                states.append(EMPTY)  # its events carry no metadata
                 continue
             name, port = source
             by_script.setdefault(name, set()).add(port)
         for name, ports in by_script.items():
             script = nodes[name]
             if not isinstance(script, G.ScriptNode) or script.named:
-                return False
+                return None
             start = EMPTY if input_meta_empty and _fed_by_input(name, graph, nodes) else UNKNOWN
-            check_script(script.body.script, frozenset(ports), start, always_classed=always_classed)
+            states += emissions(script.body.script, frozenset(ports), start)
     except Unproven:
-        return False
-    return bool(sources)
+        return None
+    return states if sources else None
 
 
 def _fed_by_input(script: str, graph: G.PipelineGraph, nodes: dict) -> bool:
