@@ -25,12 +25,14 @@ from typing import Any
 from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
+from .spark_exec import NOT_EVENT, event_columns, typed_event, typed_fields
 
 __all__ = [
     "TypedGraphSpec",
     "apply_native",
     "native_row_columns",
     "typed_columns",
+    "typed_source",
     "with_native_rows",
     "with_typed_plan",
 ]
@@ -55,25 +57,48 @@ def with_typed_plan(spec: GraphSpec, stream: str, ddl: str, tree: tuple) -> Type
     return TypedGraphSpec(**values, typed=(stream, ddl, tree))
 
 
-def apply_native(spec: GraphSpec, events: Any, streaming: Any = None) -> tuple[Any, Any]:
+def apply_native(
+    spec: GraphSpec, events: Any, streaming: Any = None, inputs: Any = None
+) -> tuple[Any, Any]:
     """``(events for the Python stages, native output rows or None)``: the pre-filter, then the
-    typed plan (batch only): every event in one projection, none left for the Python stages."""
-    events = apply_native_prefilter(spec, events)
+    typed plan (batch only): every event in one projection, none left for the Python stages.
+    ``inputs``: the job's input DataFrames as given; a typed one on the plan's stream whose
+    event columns are the declared schema is read as is (:func:`typed_source`), no JSON
+    in between."""
     typed = getattr(spec, "typed", None)
     if typed is None or streaming is not None or spec.counted:
-        return events, None
+        return apply_native_prefilter(spec, events), None
     from pyspark.sql import functions as F
 
     stream, ddl, tree = typed
-    parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
-    to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
+    source = (inputs or {}).get(stream)
+    if typed_source(spec, source):
+        # The event's JSON is made only where something reads it (Python, an "extend" leaf).
+        frame = source.select(
+            *[c for c in source.columns if c in NOT_EVENT],
+            typed_event(source).alias("_ev"),
+            F.lit(None).cast("string").alias("value"),
+        )
+        parsed = event_columns(None, frame, keep=("_ev",)).withColumn("stream", F.lit(stream))
+        text = F.to_json(F.col("_ev"), JSON_OPTIONS)
+        to_python, port, out = typed_columns(tree, F.col("_ev"), text, from_text=False)
+        carried = "_ev"  # the Python path's JSON is made inside its `when`: only for its rows
+    else:
+        events = apply_native_prefilter(spec, events)
+        parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
+        to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
+        text, carried = F.col("value"), "value"
     to_python = to_python | (F.col("stream") != F.lit(stream))
     decided = parsed.select(
-        *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
+        *[c if c != "value" else carried for c in EVENT_COLUMNS],
+        to_python.alias("_py"),
+        port.alias("_port"),
+        out.alias("_out"),
     )
     # The Python path inside the same plan: a UDF whose input is NULL on native rows (no
     # split of the input, no cache, no pass to learn whether any row needs Python).
-    python = python_rows(spec, F.when(F.col("_py"), F.struct(*EVENT_COLUMNS)))
+    event = [text.alias("value") if c == "value" else F.col(c) for c in EVENT_COLUMNS]
+    python = python_rows(spec, F.when(F.col("_py"), F.struct(*event)))
     native = F.struct(*native_row_columns())
     rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
     result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
@@ -100,15 +125,53 @@ def with_native_rows(stage: Any, rows: Any) -> Any:
     return stage if rows is None else stage.unionByName(rows)
 
 
-def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
+def typed_columns(tree: tuple, ev: Any, text: Any, from_text: bool = True) -> tuple[Any, Any, Any]:
     """``(to_python, port, out)`` Columns of ``tree`` over the parsed struct ``ev`` of the line
-    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop."""
+    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop. Without ``from_text`` ``ev``
+    is a typed source's event and ``text`` its JSON (nothing to fit); an output holding a
+    ``\\u`` escape still goes to Python (Jackson writes ``\\u001F`` where Tremor writes
+    ``\\u001f``)."""
     from pyspark.sql import functions as F
 
+    to_python, port, out = _Build(ev, text).tree(tree)
+    if not from_text:
+        return to_python | F.coalesce(out.contains("\\u"), F.lit(False)), port, out
     fits = F.coalesce(F.to_json(ev, JSON_OPTIONS) == text, F.lit(False))
     fits = fits & ~text.contains("\\u")
-    to_python, port, out = _Build(ev, text).tree(tree)
     return ~fits | to_python, port, out
+
+
+def typed_source(spec: GraphSpec, source: Any) -> bool:
+    """``source`` is a typed input (no ``value``) whose event columns have the names and types
+    of ``spec``'s declared schema, in its order, and ``spec`` has no pre-filter (it reads
+    text). Any other typed input runs on its JSON (``spark_exec.event_columns``)."""
+    if source is None or "value" in source.columns or getattr(spec, "native_drop", None):
+        return False
+    from pyspark.sql.types import StructType
+
+    declared = StructType.fromDDL(spec.typed[1])  # type: ignore[attr-defined]
+    given = {field.name: field.dataType for field in source.schema.fields}
+    names = typed_fields(source)
+    return names == declared.names and all(
+        _same_type(given[f.name], f.dataType) for f in declared.fields
+    )
+
+
+def _same_type(given: Any, declared: Any) -> bool:
+    """The same Spark type, nullability aside."""
+    from pyspark.sql.types import ArrayType, StructType
+
+    if isinstance(declared, StructType):
+        return (
+            isinstance(given, StructType)
+            and given.names == declared.names
+            and all(
+                _same_type(a.dataType, b.dataType) for a, b in zip(given, declared, strict=True)
+            )
+        )
+    if isinstance(declared, ArrayType):
+        return isinstance(given, ArrayType) and _same_type(given.elementType, declared.elementType)
+    return type(given) is type(declared)
 
 
 class _Build:

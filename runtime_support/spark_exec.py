@@ -4,8 +4,10 @@ the stages run :func:`runtime_support.stages.stage_mapper`.
 
 Input contract: each input DataFrame has a JSON-text column ``value`` and optionally ``ingest_ns``
 (long), ``seq`` (long, input order), ``origin`` (the event's origin URI) and ``meta`` (the
-connector's ``$`` record, see :mod:`runtime_support.event_meta`). Every port's output
-is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
+connector's ``$`` record, see :mod:`runtime_support.event_meta`). A *typed* input (no ``value``
+column: a Parquet, JDBC or Avro table read by Spark) has its event as its other columns: the
+event is the record of its non-NULL columns, in column order (:func:`typed_event`). Every port's
+output is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
 ``(seq, sub)`` gives Tremor's emission order. A ``.trickle`` job whose buckets were proven
 routing-only assuming metadata-free input takes no ``meta`` column (:func:`refuse_input_meta`).
 A single stage whose only state is flush-transparent batches runs in parallel when the run
@@ -30,6 +32,8 @@ __all__ = [
     "refuse_input_meta",
     "single_unless_flushing",
     "stream_outputs",
+    "typed_event",
+    "typed_fields",
 ]
 
 EVENT_SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
@@ -95,14 +99,35 @@ def passthroughs(spec: GraphSpec, names: tuple[str, ...]) -> GraphSpec:
     return dataclasses.replace(spec, nodes=nodes)
 
 
-def event_columns(spark: Any, df: Any):
+#: The columns of an input DataFrame that describe its event rather than being it.
+NOT_EVENT = ("seq", "ingest_ns", "origin", "meta", "stream")
+#: How a typed event is written as JSON: a NULL column is an absent key.
+TYPED_JSON = {"ignoreNullFields": "true"}
+
+
+def typed_fields(df: Any) -> list[str]:
+    """The event columns of a typed input (every column but :data:`NOT_EVENT`), in order."""
+    return [name for name in df.columns if name not in NOT_EVENT]
+
+
+def typed_event(df: Any) -> Any:
+    """The struct Column of a typed input's event (its :func:`typed_fields`)."""
+    from pyspark.sql import functions as F
+
+    return F.struct(*[F.col("`" + name.replace("`", "``") + "`") for name in typed_fields(df)])
+
+
+def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
     """``df`` as the columns a job's plan reads: ``seq, value, ingest_ns, origin, meta`` (missing
     ones derived: ``seq`` from the DataFrame's own order, ``ingest_ns``, ``origin`` and ``meta``
-    null); an absent stream (``None``) is an empty DataFrame."""
+    null; a typed input's ``value`` is its event's JSON, see the module), then the columns
+    ``keep``; an absent stream (``None``) is an empty DataFrame."""
     from pyspark.sql import functions as F
 
     if df is None:
         return spark.createDataFrame([], EVENT_SCHEMA)
+    if "value" not in df.columns:
+        df = df.withColumn("value", F.to_json(typed_event(df), TYPED_JSON))
     if "seq" not in df.columns:
         df = df.withColumn("seq", F.monotonically_increasing_id())
     if "ingest_ns" not in df.columns:
@@ -117,6 +142,7 @@ def event_columns(spark: Any, df: Any):
         F.col("ingest_ns").cast("long").alias("ingest_ns"),
         F.col("origin").cast("string").alias("origin"),
         F.col("meta").cast("string").alias("meta"),
+        *keep,
     )
 
 
