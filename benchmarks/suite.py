@@ -4,7 +4,8 @@ hand-written PySpark job with the same meaning (never a unit test).
 Usage::
 
     python benchmarks/suite.py [--events 1000000] [--runs 3] [--json out.json]
-        [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000] [--typed]
+        [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000]
+        [--typed | --typed-source]
 
 Per workload: both jobs read the same cached DataFrame of JSON text and write JSON text; one
 warm-up each (its outputs are compared: same multiset of JSON values, or a FAIL in the table),
@@ -12,7 +13,9 @@ then ``--runs`` interleaved rounds; the median seconds of each. Also the ``tremo
 per workload (median of ``--build-runs``, in process and as the CLI) and of a generated program
 of ``--big-lines`` lines. Prints a table; ``--json`` writes every figure. ``--typed``: the
 stateless workloads, their generated job built with the data set's schema (``--schema``, the
-typed native path) against the same hand-written typed job.
+typed native path) against the same hand-written typed job. ``--typed-source``: the same, but
+both jobs read a typed source (the data set parsed once into a cached DataFrame of its schema's
+columns, as a Parquet or JDBC table reads; no JSON text in), and write JSON text.
 """
 
 from __future__ import annotations
@@ -50,6 +53,17 @@ SCHEMAS = {
     "match": _FIELDS.format("STRUCT<pipeline: STRING>") + ", measurement STRING",
 }
 TYPED = ("real-workflow-throughput-json", "patch", "merge", "let", "match")
+
+
+def typed_source_frame(frame, data: str):
+    """The cached typed source of a data set: its JSON input parsed once with its schema, one
+    column per field (``seq``, ``ingest_ns`` kept), materialised before timing."""
+    from pyspark.sql import functions as F
+
+    typed = frame.select("seq", "ingest_ns", F.from_json("value", SCHEMAS[data]).alias("e"))
+    typed = typed.select("seq", "ingest_ns", "e.*").cache()
+    typed.count()
+    return typed
 
 
 def generated_runner(spark, workload: Workload, frame, typed: bool = False):
@@ -137,8 +151,11 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: boo
     }
 
 
-def run_workloads(names: list[str], events: int, runs: int, typed: bool) -> dict[str, dict]:
-    """Every named workload measured in one SparkSession (local[2]), inputs cached per data set."""
+def run_workloads(
+    names: list[str], events: int, runs: int, typed: bool, typed_source: bool = False
+) -> dict[str, dict]:
+    """Every named workload measured in one SparkSession (local[2]), inputs cached per data set
+    (``typed_source``: the typed source of each, see :func:`typed_source_frame`)."""
     from runtime_support.session import get_session
 
     spark = get_session("tremorc-suite")
@@ -153,8 +170,12 @@ def run_workloads(names: list[str], events: int, runs: int, typed: bool) -> dict
             if workload.data not in frames:
                 path = write_events(workload.data, events, Path(folder))
                 frames[workload.data] = input_frame(spark, path)
+                if typed_source:
+                    text = frames[workload.data]
+                    frames[workload.data] = typed_source_frame(text, workload.data)
+                    text.unpersist()
             frame = frames[workload.data]
-            results[name] = measure(spark, workload, frame, runs, folder, typed)
+            results[name] = measure(spark, workload, frame, runs, folder, typed or typed_source)
             print(f"{name}: {summary(results[name], events)}", flush=True)
             for sub in Path(folder).glob(f"{name}-*"):
                 shutil.rmtree(sub, ignore_errors=True)
@@ -212,11 +233,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="only the build times")
     parser.add_argument("--build-runs", type=int, default=5)
     parser.add_argument("--big-lines", type=int, default=10_000)
-    parser.add_argument(
+    typed = parser.add_mutually_exclusive_group()
+    typed.add_argument(
         "--typed", action="store_true", help="the stateless workloads built with --schema"
     )
+    typed.add_argument(
+        "--typed-source",
+        action="store_true",
+        help="the same, both jobs reading a typed source (no JSON text in)",
+    )
     args = parser.parse_args(argv)
-    names = args.only or [w.name for w in WORKLOADS if w.name in TYPED or not args.typed]
+    some_typed = args.typed or args.typed_source
+    names = args.only or [w.name for w in WORKLOADS if w.name in TYPED or not some_typed]
     load = os.getloadavg()
     builds: dict = {}
     if not args.no_build:
@@ -224,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             big, lines = big_program(Path(tmp), args.big_lines)
             builds["big"] = {"lines": lines, **build_times(big, args.build_runs)}
-    results = {} if args.no_run else run_workloads(names, args.events, args.runs, args.typed)
+    results = (
+        {}
+        if args.no_run
+        else run_workloads(names, args.events, args.runs, args.typed, args.typed_source)
+    )
     print(table(results, builds, args.events))
     print(f"load average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}")
     if args.json:
@@ -232,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             "events": args.events,
             "runs": args.runs,
             "typed": args.typed,
+            "typed_source": args.typed_source,
             "cores": CORES,
             "load_start": load,
             "load_end": os.getloadavg(),

@@ -32,6 +32,7 @@ __all__ = [
     "apply_native",
     "native_row_columns",
     "typed_columns",
+    "jackson_escapes_as_tremor",
     "typed_source",
     "with_native_rows",
     "with_typed_plan",
@@ -61,48 +62,83 @@ def apply_native(
     spec: GraphSpec, events: Any, streaming: Any = None, inputs: Any = None
 ) -> tuple[Any, Any]:
     """``(events for the Python stages, native output rows or None)``: the pre-filter, then the
-    typed plan (batch only): every event in one projection, none left for the Python stages.
-    ``inputs``: the job's input DataFrames as given; a typed one on the plan's stream whose
-    event columns are the declared schema is read as is (:func:`typed_source`), no JSON
-    in between."""
+    typed plan (batch only). ``inputs``: the job's input DataFrames as given; a typed one on the
+    plan's stream whose event columns are the declared schema is read as is
+    (:func:`typed_source`, :func:`_typed_source_plan`)."""
     typed = getattr(spec, "typed", None)
     if typed is None or streaming is not None or spec.counted:
         return apply_native_prefilter(spec, events), None
+    source = (inputs or {}).get(typed[0])
+    if typed_source(spec, source):
+        return _typed_source_plan(spec, source)
     from pyspark.sql import functions as F
 
     stream, ddl, tree = typed
-    source = (inputs or {}).get(stream)
-    if typed_source(spec, source):
-        # The event's JSON is made only where something reads it (Python, an "extend" leaf).
-        frame = source.select(
-            *[c for c in source.columns if c in NOT_EVENT],
-            typed_event(source).alias("_ev"),
-            F.lit(None).cast("string").alias("value"),
-        )
-        parsed = event_columns(None, frame, keep=("_ev",)).withColumn("stream", F.lit(stream))
-        text = F.to_json(F.col("_ev"), JSON_OPTIONS)
-        to_python, port, out = typed_columns(tree, F.col("_ev"), text, from_text=False)
-        carried = "_ev"  # the Python path's JSON is made inside its `when`: only for its rows
-    else:
-        events = apply_native_prefilter(spec, events)
-        parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
-        to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
-        text, carried = F.col("value"), "value"
+    events = apply_native_prefilter(spec, events)
+    parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
+    to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
     to_python = to_python | (F.col("stream") != F.lit(stream))
     decided = parsed.select(
-        *[c if c != "value" else carried for c in EVENT_COLUMNS],
-        to_python.alias("_py"),
-        port.alias("_port"),
-        out.alias("_out"),
+        *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
     )
     # The Python path inside the same plan: a UDF whose input is NULL on native rows (no
     # split of the input, no cache, no pass to learn whether any row needs Python).
-    event = [text.alias("value") if c == "value" else F.col(c) for c in EVENT_COLUMNS]
-    python = python_rows(spec, F.when(F.col("_py"), F.struct(*event)))
+    python = python_rows(spec, F.when(F.col("_py"), F.struct(*EVENT_COLUMNS)))
     native = F.struct(*native_row_columns())
     rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
     result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
     return events.limit(0), result
+
+
+def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
+    """A typed source's two branches, each a projection of ``source``: the rows the plan sends
+    to Python, as JSON events for the job's own Python stages, and the native rows. Reading
+    the source twice costs no parse (it holds no text), unlike a JSON input's plan."""
+    from pyspark.sql import functions as F
+
+    stream, ddl, tree = spec.typed  # type: ignore[attr-defined]
+    frame = source.select(
+        *[c for c in source.columns if c in NOT_EVENT],
+        typed_event(source).alias("_ev"),
+        F.lit(None).cast("string").alias("value"),
+    )
+    parsed = event_columns(None, frame, keep=("_ev",)).withColumn("stream", F.lit(stream))
+    names = [field.name for field in _declared(ddl).fields]
+    to_python, port, out = _Build(F.col("_ev"), None, names).tree(tree)
+    json = F.to_json("_ev", JSON_OPTIONS).alias("value")
+    python = parsed.filter(to_python).select(
+        *[json if c == "value" else F.col(c) for c in EVENT_COLUMNS]
+    )
+    # Two projections: the rewrite reads the JSON twice, which must stay one `to_json` per row
+    # (Spark does not collapse a projection into one that would repeat an expensive expression).
+    decided = parsed.filter(~to_python).select("seq", port.alias("_port"), out.alias("_out"))
+    decided = decided.filter(F.col("_port").isNotNull())
+    escaped = decided.select("seq", "_port", jackson_escapes_as_tremor(F.col("_out")).alias("_out"))
+    native = escaped.select("seq", *native_row_columns())
+    return python, native
+
+
+def _declared(ddl: str) -> Any:
+    from pyspark.sql.types import StructType
+
+    return StructType.fromDDL(ddl)
+
+
+#: Jackson spells these control characters' escapes with upper-case hex (``\u001F``), Tremor
+#: (and orjson) with lower-case; it writes every other character as they do (test_typed_source).
+_UPPER_ESCAPES = ("000B", "000E", "000F", "001A", "001B", "001C", "001D", "001E", "001F")
+
+
+def jackson_escapes_as_tremor(text: Any) -> Any:
+    """``text`` (Spark's JSON) with each escape Jackson writes in upper-case hex in Tremor's
+    lower case; a ``\\u`` after an odd run of backslashes is text, not an escape."""
+    from pyspark.sql import functions as F
+
+    fixed = text
+    for code in _UPPER_ESCAPES:
+        escape = r"(?<!\\)((?:\\\\)*)\\u" + code
+        fixed = F.regexp_replace(fixed, escape, "$1\\\\u" + code.lower())
+    return F.when(text.contains("\\u"), fixed).otherwise(text)
 
 
 def native_row_columns() -> list[Any]:
@@ -125,17 +161,12 @@ def with_native_rows(stage: Any, rows: Any) -> Any:
     return stage if rows is None else stage.unionByName(rows)
 
 
-def typed_columns(tree: tuple, ev: Any, text: Any, from_text: bool = True) -> tuple[Any, Any, Any]:
+def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
     """``(to_python, port, out)`` Columns of ``tree`` over the parsed struct ``ev`` of the line
-    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop. Without ``from_text`` ``ev``
-    is a typed source's event and ``text`` its JSON (nothing to fit); an output holding a
-    ``\\u`` escape still goes to Python (Jackson writes ``\\u001F`` where Tremor writes
-    ``\\u001f``)."""
+    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop."""
     from pyspark.sql import functions as F
 
     to_python, port, out = _Build(ev, text).tree(tree)
-    if not from_text:
-        return to_python | F.coalesce(out.contains("\\u"), F.lit(False)), port, out
     fits = F.coalesce(F.to_json(ev, JSON_OPTIONS) == text, F.lit(False))
     fits = fits & ~text.contains("\\u")
     return ~fits | to_python, port, out
@@ -147,9 +178,8 @@ def typed_source(spec: GraphSpec, source: Any) -> bool:
     text). Any other typed input runs on its JSON (``spark_exec.event_columns``)."""
     if source is None or "value" in source.columns or getattr(spec, "native_drop", None):
         return False
-    from pyspark.sql.types import StructType
 
-    declared = StructType.fromDDL(spec.typed[1])  # type: ignore[attr-defined]
+    declared = _declared(spec.typed[1])  # type: ignore[attr-defined]
     given = {field.name: field.dataType for field in source.schema.fields}
     names = typed_fields(source)
     return names == declared.names and all(
@@ -175,12 +205,13 @@ def _same_type(given: Any, declared: Any) -> bool:
 
 
 class _Build:
-    """Plan IR → Columns over the parsed event ``ev``."""
+    """Plan IR → Columns over the parsed event ``ev``: of the line ``text``, or of a typed
+    source whose event fields are ``fields`` (``text`` None)."""
 
-    def __init__(self, ev: Any, text: Any):
+    def __init__(self, ev: Any, text: Any, fields: list[str] | None = None):
         from pyspark.sql import functions as F
 
-        self.F, self.ev, self.text = F, ev, text
+        self.F, self.ev, self.text, self.fields = F, ev, text, fields
         self.no_text = F.lit(None).cast("string")
 
     def tree(self, node: tuple) -> tuple[Any, Any, Any]:
@@ -207,6 +238,11 @@ class _Build:
         F = self.F
         if value[0] != "extend":
             return F.to_json(self.value(value), JSON_OPTIONS)
+        if self.text is None:  # a typed source: its fields, then the new ones, one struct
+            assert self.fields is not None
+            old = [self.ev.getField(name).alias(name) for name in self.fields]
+            new = [self.value(v).alias(k) for k, v in value[1]]
+            return F.to_json(F.struct(*old, *new), JSON_OPTIONS)
         if not value[1]:
             return self.text
         added = F.to_json(self.value(("struct", value[1])), JSON_OPTIONS)

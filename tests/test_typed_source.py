@@ -83,25 +83,32 @@ def test_typed_source_equals_python_on_its_json(name: str, spark) -> None:
 
 
 @pytest.mark.spark
-def test_only_outputs_with_an_escape_leave_the_native_path(spark) -> None:
-    """Under `let`, every row runs natively but the one whose output Jackson would escape."""
+def test_every_row_of_let_runs_natively(spark) -> None:
+    """Not vacuous: under `let` the plan sends no row to Python, control characters
+    included (their escapes are rewritten in Tremor's spelling)."""
+    from runtime_support.native_typed import apply_native
+
+    source = Source(name="let.tremor", text=PROGRAMS["let"])
+    module = load_job(compile_source(source, "script", schema=parse_schema(SCHEMA)).job, "let")
+    python, native = apply_native(module.GRAPH, None, None, {"in": typed_frame(spark)})
+    assert python.count() == 0 and native.count() == len(ROWS)
+
+
+@pytest.mark.spark
+def test_jackson_escapes_become_tremors(spark) -> None:
+    """Every character from U+0000 to U+007F and a few above, and backslashes before text
+    that looks like an escape: Spark's JSON after the rewrite is orjson's (Tremor's)."""
     from pyspark.sql import functions as F
 
-    from compiler.lowering.typed import typed_plan
-    from compiler.pipeline import check_source
-    from runtime_support.native_typed import typed_columns
-    from runtime_support.spark_exec import typed_event
+    from runtime_support.jsonio import encode_json
+    from runtime_support.native_typed import jackson_escapes_as_tremor
 
-    script = check_source(Source(name="t", text=PROGRAMS["let"]), "script")
-    tree = typed_plan(script, parse_schema(SCHEMA), {"out": "out"})
-    frame = typed_frame(spark)
-    ev = typed_event(frame.drop("seq"))
-    text = F.to_json(ev, {"ignoreNullFields": "true"})
-    to_python, _port, out = typed_columns(tree, ev, text, from_text=False)
-    python = [r.seq for r in frame.filter(to_python).collect()]
-    assert python == [8]
-    native = [r.o for r in frame.filter(~to_python).select(out.alias("o")).collect()]
-    assert native[0] == '{"m":"info","a":1,"merged":"true"}'
+    texts = [chr(i) for i in range(0x80)] + ["\u2028", "\U0001F600", "\u00e9"]
+    texts += ["\\u001F", "\\\x1f", "\\\\u000B\x0b", "a\x1fb\x1f", "\\\\\x1e"]
+    frame = spark.createDataFrame([(t,) for t in texts], "s string")
+    json = jackson_escapes_as_tremor(F.to_json(F.struct("s")))
+    got = [r.j for r in frame.select(json.alias("j")).collect()]
+    assert got == [encode_json({"s": t}) for t in texts]
 
 
 @pytest.mark.spark

@@ -60,8 +60,17 @@ MATCH_EVENT = StructType(
 
 def parsed(frame, schema: StructType = EVENT):
     """``frame`` with the event parsed into the struct column ``e`` (plus ``seq``,
-    ``ingest_ns``)."""
-    return frame.select("seq", "ingest_ns", F.from_json("value", schema).alias("e"))
+    ``ingest_ns``). A typed source (no ``value``: one column per field, the suite's
+    ``--typed-source``) is read as is: ``e`` is its columns as ``schema``, a field it lacks
+    NULL."""
+    if "value" in frame.columns:
+        return frame.select("seq", "ingest_ns", F.from_json("value", schema).alias("e"))
+    fields = [
+        F.col(f"`{f.name}`") if f.name in frame.columns else F.lit(None).cast(f.dataType)
+        for f in schema.fields
+    ]
+    e = F.struct(*[field.alias(f.name) for field, f in zip(fields, schema.fields, strict=True)])
+    return frame.select("seq", "ingest_ns", e.alias("e"))
 
 
 def as_json(column: Column):
