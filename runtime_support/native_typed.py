@@ -271,6 +271,9 @@ class _Build:
             return getattr(self.value(ir[1]), BINARY[op])(self.value(ir[2]))
         if op in TRY:
             return getattr(F, TRY[op])(self.value(ir[1]), self.value(ir[2]))
+        if op == "array_contains":  # an array holding NULL and not the item: Tremor's false
+            found = F.array_contains(self.value(ir[1]), self.value(ir[2]))
+            return F.coalesce(found, F.lit(False))
         if op == "concat":
             return F.concat(self.value(ir[1]), self.value(ir[2]))
         if op == "neg":

@@ -66,6 +66,8 @@ PROGRAMS = {
     "pattern": 'match event of case %{absent m} => {"no": 1} case %{present o, a == 7} => '
     '{"seven": true} case %{a != 1} => event case _ => drop end',
     "passthrough": "event",
+    "contains": 'use std::array;\nmatch array::contains(event.t, "p") of '
+    'case true => emit event => "other" case _ => {"no": event.m} end',
 }
 
 

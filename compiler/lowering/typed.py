@@ -12,7 +12,9 @@ input struct; it is plain tuples, embedded in the job with ``repr()``::
 (a missing key, an overflow, a key whose position would differ). Value IR: ``("ev",)`` the
 input struct, ``("get", v, key)``, ``("lit", x)``, ``("struct", ((key, v), ...))``,
 ``(op, a, b)`` for ``eq ne lt le gt ge add sub mul concat and or``, ``("not", a)``,
-``("neg", a)``, ``("isnull", v)``, ``("notnull", v)``.
+``("neg", a)``, ``("isnull", v)``, ``("notnull", v)``, ``("array_contains", array, lit)``.
+A script whose ``$`` nothing reads (``meta_unread``) evaluates ``let $key = v`` for ``v``'s
+checks only.
 
 Invariant: on a row where no check on its path is TRUE, every value read on that path is
 non-null (absent keys are null in the struct, and each nullable read is checked) and the
@@ -42,19 +44,25 @@ class State:
     local: dict[str, Val | Rec] = field(default_factory=dict)
     checks: list = field(default_factory=list)
     line: tuple = ()  # the input struct's entries as read: ``("extend", ...)`` reuses the line
+    meta_unread: bool = False  # nothing reads the ``$`` the script leaves with
 
     def fork(self) -> State:
-        return State(self.event.copy(), self.ports, dict(self.local), [], self.line)
+        return State(
+            self.event.copy(), self.ports, dict(self.local), [], self.line, self.meta_unread
+        )
 
 
-def typed_plan(script: S.Script, schema: tuple, ports: dict[str, str]) -> tuple:
+def typed_plan(
+    script: S.Script, schema: tuple, ports: dict[str, str], meta_unread: bool = False
+) -> tuple:
     """The typed plan of ``script`` over events of ``schema``; ``ports`` maps the script's
-    output ports to job outputs. Raises NotNative (with the reason) when it does not lower."""
+    output ports to job outputs; ``meta_unread``: nothing reads the ``$`` it leaves with
+    (``ScriptNode.meta_unread``). Raises NotNative (with the reason) when it does not lower."""
     items = [item for item in script.items if not isinstance(item, DEFINITIONS)]
     if not items:
         raise NotNative("an empty script")
     event = rec_of(Val(("ev",), schema))
-    tree = run(items, State(event, ports, line=event.ir()[1]))
+    tree = run(items, State(event, ports, line=event.ir()[1], meta_unread=meta_unread))
     if _size(tree) > MAX_NODES:
         raise NotNative(f"the plan has more than {MAX_NODES} nodes")
     return tree
@@ -77,6 +85,8 @@ def run(items: list, st: State) -> tuple:
                     raise NotNative("a script that ends with `let`")
                 assign(item, st)
                 continue
+            if isinstance(item, S.Literal) and not last:
+                continue  # a value nothing reads (`case _ => null` before more statements)
             value = ev(item, st)
             if last:
                 return _leaf(value, st.ports.get("out"), st)
@@ -157,6 +167,8 @@ def _field_test(rec: Rec, fp: S.FieldPredicate, st: State) -> tuple:
 def assign(let: S.Let, st: State) -> None:
     """``let``: a local, the whole event, or a key path below ``event``."""
     target, value = let.target, ev(let.value, st)
+    if target.root == "meta" and st.meta_unread and _one_field(target):
+        return  # a dead store: only the value's checks count
     if target.root == "local" and not target.segments:
         st.local[target.name or ""] = value
         return
@@ -172,6 +184,10 @@ def assign(let: S.Let, st: State) -> None:
     for key in keys[:-1]:
         rec = rec.child_for_write(key, st.checks)
     rec.upsert(keys[-1], value, st.checks)
+
+
+def _one_field(target: S.Path) -> bool:
+    return len(target.segments) == 1 and isinstance(target.segments[0], S.FieldSeg)
 
 
 def ev(expr: S.Expr, st: State) -> Val | Rec:

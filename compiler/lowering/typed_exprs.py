@@ -31,6 +31,8 @@ def evaluate(expr: S.Expr, st: Any) -> Val | Rec:
         return Val(present(expr.path, st, expr.negated), "boolean")
     if isinstance(expr, S.Patch):
         return patch(expr, st)
+    if isinstance(expr, S.Call):
+        return call(expr, st)
     if isinstance(expr, S.Merge):
         target, spec = _record(evaluate(expr.target, st)), evaluate(expr.spec, st)
         if not isinstance(spec, Rec):
@@ -38,6 +40,28 @@ def evaluate(expr: S.Expr, st: Any) -> Val | Rec:
         target.merge(spec, st.checks)
         return target
     raise NotNative(f"{type(expr).__name__} has no typed lowering yet")
+
+
+#: Element types whose equality with a literal of the same type is Spark's ``=`` exactly.
+_CONTAINED = ("string", "bigint", "boolean")
+
+
+def call(expr: S.Call, st: Any) -> Val:
+    """The std functions with an exact native equivalent: ``array::contains(array, literal)``
+    of an array whose elements have the literal's type (a NULL element is unequal)."""
+    if expr.module == ("std", "array") and expr.name == "contains" and len(expr.args) == 2:
+        array, item = evaluate(expr.args[0], st), evaluate(expr.args[1], st)
+        if (
+            isinstance(array, Val)
+            and isinstance(item, Val)
+            and isinstance(array.typ, tuple)
+            and array.typ[0] == "array"
+            and item.ir[0] == "lit"
+            and item.typ == array.typ[1]
+            and item.typ in _CONTAINED
+        ):
+            return Val(("array_contains", array.ir, item.ir), "boolean")
+    raise NotNative(f"{'::'.join((*expr.module, expr.name))} has no typed lowering yet")
 
 
 def path(expr: S.Path, st: Any) -> Val | Rec:

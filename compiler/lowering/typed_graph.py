@@ -28,11 +28,14 @@ def typed_job_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment, schema: tup
     if not isinstance(ir, G.PipelineGraph):
         raise NotNative("a flow (troy): the typed plan covers .tremor and .trickle jobs")
     node, ports = _single_script(ir)
-    return typed_plan(node.body.script, schema, ports)
+    return typed_plan(node.body.script, schema, ports, meta_unread=node.meta_unread)
 
 
 def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]]:
-    scripts = [n for n in graph.nodes if not isinstance(n, G.PortNode)]
+    """The one script between ``in`` and the outputs, and where each of its ports leads;
+    ``always_out`` buckets on the way are passthroughs (their ``out`` is where they lead)."""
+    passing = {n.name for n in graph.nodes if isinstance(n, G.OperatorNode) and n.always_out}
+    scripts = [n for n in graph.nodes if not isinstance(n, G.PortNode) and n.name not in passing]
     inputs = [n for n in graph.nodes if isinstance(n, G.PortNode) and n.direction == "from"]
     if len(scripts) != 1 or not isinstance(scripts[0], G.ScriptNode) or graph.errors:
         raise NotNative("the pipeline is not a single script between input and outputs")
@@ -45,10 +48,24 @@ def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]
         if link.source == ("in", "out") and link.target == (node.name, "in"):
             continue
         (src, port), (dst, dst_port) = link.source, link.target
+        if src in passing:
+            continue  # followed from the script's side below
+        if dst in passing and src == node.name and dst_port == "in":
+            dst = _through(dst, graph, outs)
         if src != node.name or dst not in outs or dst == "in" or dst_port != "in":
             raise NotNative("the script's outputs do not all go straight to job outputs")
+        if ports.get(port, outs[dst]) != outs[dst]:
+            raise NotNative("a script port leads to two job outputs")
         ports[port] = outs[dst]
     return node, ports
+
+
+def _through(bucket: str, graph: G.PipelineGraph, outs: dict[str, str]) -> str:
+    """The one job output an ``always_out`` bucket's ``out`` leads to (NotNative otherwise)."""
+    targets = [link.target for link in graph.links if link.source == (bucket, "out")]
+    if len(targets) != 1 or targets[0][0] not in outs or targets[0][1] != "in":
+        raise NotNative("a bucket that does not lead to one job output")
+    return targets[0][0]
 
 
 def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
