@@ -92,6 +92,8 @@ class Base:
         self.fn = FnState(is_entry=True)
         #: nothing reads the ``$`` the script leaves with (``ScriptNode.meta_unread``)
         self.meta_unread = False
+        #: some compiled ``let`` writes ``state`` (or a path below it)
+        self.assigns_state = False
         self.in_module = False
         self._std: dict[str, str] = {}
         self._ext: dict[tuple[str, str], str] = {}

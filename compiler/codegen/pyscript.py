@@ -63,7 +63,7 @@ class ScriptGen(PatternGen):
                 last_value = item
         entry = f"{self.prefix}_run"
         body = self.entry(exprs, last_value)
-        if _assigns_state(script):
+        if self.assigns_state:  # set by every compiled `let` into `state` (StmtGen.let)
             body = self.keep_state_on_error(body)
         lines = self.module_lines + ([""] if self.module_lines else []) + defs
         lines.append(f"def {entry}(event, meta, state, ctx):")
@@ -231,7 +231,3 @@ def generate_script(
     gen.meta_unread = meta_unread
     return gen.generate(script)
 
-
-def _assigns_state(script: ast.Script) -> bool:
-    """True when some ``let`` writes ``state`` (or a path below it)."""
-    return any(isinstance(n, ast.Let) and n.target.root == "state" for n in script.walk())

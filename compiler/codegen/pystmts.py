@@ -111,6 +111,8 @@ class StmtGen(ExprGen):
     def let(self, e: ast.Let, need: bool) -> str | None:
         """Compile an assignment; return an expression for the stored value if ``need``."""
         target = e.target
+        if target.root == "state":
+            self.assigns_state = True
         if not need and self.meta_unread and self.fn.is_entry and _one_meta_field(target):
             # a dead store (``$`` is a record, so it cannot fail): only the value's errors stay
             if not isinstance(e.value, ast.Literal):
