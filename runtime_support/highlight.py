@@ -14,6 +14,7 @@ Spans are half-open ``(start, end)`` character offsets into the source text.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -47,15 +48,13 @@ def _starts(text: str) -> tuple[int, ...]:
 
 
 def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:
-    """1-based (line, column) of a character offset."""
-    lo, hi = 0, len(starts) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if starts[mid] <= offset:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo + 1, offset - starts[lo] + 1
+    """1-based (line, column) of a character offset (``starts`` ascending, ``starts[0]`` 0).
+
+    >>> line_col((0, 4, 9), 0), line_col((0, 4, 9), 5), line_col((0, 4, 9), 20)
+    ((1, 1), (2, 2), (3, 12))
+    """
+    line = max(bisect_right(starts, offset) - 1, 0)
+    return line + 1, offset - starts[line] + 1
 
 
 def expand_lines(text: str, span: Span, before: int, after: int) -> Span:
