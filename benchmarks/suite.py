@@ -21,6 +21,7 @@ columns, as a Parquet or JDBC table reads; no JSON text in), and write JSON text
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -57,11 +58,28 @@ TYPED = ("real-workflow-throughput-json", "patch", "merge", "let", "match")
 
 def typed_source_frame(frame, data: str):
     """The cached typed source of a data set: its JSON input parsed once with its schema, one
-    column per field (``seq``, ``ingest_ns`` kept), materialised before timing."""
+    column per field (``seq``, ``ingest_ns`` kept), materialised before timing. Every event of
+    both data sets has every field, so the source declares them NOT NULL, as a Parquet file
+    with required fields or a table with NOT NULL columns would (``coalesce`` with a default
+    that no row reaches is how Spark learns a column is not nullable)."""
     from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, BooleanType, LongType, StringType
 
     typed = frame.select("seq", "ingest_ns", F.from_json("value", SCHEMAS[data]).alias("e"))
-    typed = typed.select("seq", "ingest_ns", "e.*").cache()
+    typed = typed.select("seq", "ingest_ns", "e.*")
+    absent = [F.col(f"`{name}`").isNull() for name in typed.columns]
+    if typed.filter(functools.reduce(lambda a, b: a | b, absent)).count():
+        raise ValueError(f"the {data} data set has events without some field")
+    defaults = {StringType: F.lit(""), LongType: F.lit(0), BooleanType: F.lit(False)}
+    columns = []
+    for field in typed.schema.fields:
+        column = F.col(f"`{field.name}`")
+        if isinstance(field.dataType, ArrayType):
+            column = F.coalesce(column, F.array().cast(field.dataType))
+        elif type(field.dataType) in defaults:
+            column = F.coalesce(column, defaults[type(field.dataType)])
+        columns.append(column.alias(field.name))
+    typed = typed.select(*columns).cache()
     typed.count()
     return typed
 

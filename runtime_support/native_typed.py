@@ -104,7 +104,8 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     )
     parsed = event_columns(None, frame, keep=("_ev",)).withColumn("stream", F.lit(stream))
     names = [field.name for field in _declared(ddl).fields]
-    to_python, port, out = _Build(F.col("_ev"), None, names).tree(tree)
+    required = frozenset(f.name for f in source.schema.fields if not f.nullable)
+    to_python, port, out = _Build(F.col("_ev"), None, names, required).tree(tree)
     json = F.to_json("_ev", JSON_OPTIONS).alias("value")
     python = parsed.filter(to_python).select(
         *[json if c == "value" else F.col(c) for c in EVENT_COLUMNS]
@@ -139,6 +140,24 @@ def jackson_escapes_as_tremor(text: Any) -> Any:
         escape = r"(?<!\\)((?:\\\\)*)\\u" + code
         fixed = F.regexp_replace(fixed, escape, "$1\\\\u" + code.lower())
     return F.when(text.contains("\\u"), fixed).otherwise(text)
+
+
+def _emitted_values(node: tuple) -> list[tuple]:
+    """The values the emitting leaves of a plan tree emit (drops and ``python`` emit none)."""
+    if node[0] == "leaf":
+        return [node[2]] if node[1] is not None else []
+    if node[0] == "branch":
+        return [value for _, sub in node[2] for value in _emitted_values(sub)]
+    return []
+
+
+def _leaf_ports(node: tuple) -> set[str | None]:
+    """The ports of a plan tree's leaves (None: a drop)."""
+    if node[0] == "leaf":
+        return {node[1]}
+    if node[0] == "branch":
+        return {port for _, sub in node[2] for port in _leaf_ports(sub)}
+    return set()
 
 
 def native_row_columns() -> list[Any]:
@@ -208,29 +227,78 @@ class _Build:
     """Plan IR → Columns over the parsed event ``ev``: of the line ``text``, or of a typed
     source whose event fields are ``fields`` (``text`` None)."""
 
-    def __init__(self, ev: Any, text: Any, fields: list[str] | None = None):
+    def __init__(
+        self,
+        ev: Any,
+        text: Any,
+        fields: list[str] | None = None,
+        required: frozenset[str] = frozenset(),
+    ):
         from pyspark.sql import functions as F
 
         self.F, self.ev, self.text, self.fields = F, ev, text, fields
+        self.required = required  # top-level fields a typed source declares NOT NULL
         self.no_text = F.lit(None).cast("string")
+        self.shared: Any = None  # the one output of a tree whose leaves all emit one value
 
     def tree(self, node: tuple) -> tuple[Any, Any, Any]:
+        """``(to_python, port, out)``. When every emitting leaf emits the same value, ``out``
+        is that value's JSON on every row, outside the decision tree: one expression in the
+        plan however many leaves (rows that do not emit never read it); when every leaf emits
+        on one port, ``port`` is that literal (rows that reach no leaf go to Python)."""
+        values = {repr(value) for value in _emitted_values(node)}
+        if len(values) == 1 and self.shared is None:
+            self.shared = self.json(next(iter(_emitted_values(node))))
+            py, port, _ = self.tree(node)
+            return py, port, self.shared
+        py, port, out, _ = self._tree(node)
+        ports = _leaf_ports(node)
+        if len(ports) == 1 and None not in ports:
+            # every leaf emits on one port (a row with no leaf goes to Python): no decision
+            port = self.F.lit(next(iter(ports)))
+        return py, port, out
+
+    def _tree(self, node: tuple) -> tuple[Any, Any, Any, bool]:
+        """``(to_python, port, out, never_python)``: ``never_python`` when no row can go to
+        Python here (the decision is then the literal FALSE, so Spark prunes the branch)."""
         F = self.F
         if node[0] == "python":
-            return F.lit(True), self.no_text, self.no_text
+            return F.lit(True), self.no_text, self.no_text, False
         if node[0] == "leaf":
             _, port, value, checks = node
+            py, never = self.any(checks), not self.live(checks)
             if port is None:
-                return self.any(checks), self.no_text, self.no_text
-            return self.any(checks), F.lit(port), self.json(value)
+                return py, self.no_text, self.no_text, never
+            out = self.no_text if self.shared is not None else self.json(value)
+            return py, F.lit(port), out, never
         _, checks, cases = node
         pre = self.any(checks)
         py, port, out = F.when(pre, True), F.when(pre, self.no_text), F.when(pre, self.no_text)
+        never = not self.live(checks)
+        covered = False  # some case always matches: no row falls through to Python
         for cond, sub in cases:
             c = self.value(cond)
-            sub_py, sub_port, sub_out = self.tree(sub)
+            sub_py, sub_port, sub_out, sub_never = self._tree(sub)
             py, port, out = py.when(c, sub_py), port.when(c, sub_port), out.when(c, sub_out)
-        return py.otherwise(True), port, out
+            never = never and sub_never
+            if cond == ("lit", True):
+                covered = True
+                break
+        if never and covered:
+            return F.lit(False), port, out, True
+        return py.otherwise(True), port, out, False
+
+    def live(self, checks: tuple) -> list:
+        """The checks that may be TRUE (an absent-key check of a NOT NULL field never is)."""
+        return [c for c in checks if not self.never_null(c)]
+
+    def never_null(self, check: tuple) -> bool:
+        """``check`` is ``isnull`` of a top-level field the typed source declares NOT NULL."""
+        return (
+            check[0] == "isnull"
+            and check[1][:2] == ("get", ("ev",))
+            and check[1][2] in self.required
+        )
 
     def json(self, value: tuple) -> Any:
         """The JSON text of a leaf's value; ``("extend", entries)`` appends to the (fitting)
@@ -238,6 +306,8 @@ class _Build:
         F = self.F
         if value[0] != "extend":
             return F.to_json(self.value(value), JSON_OPTIONS)
+        if self.text is None and not value[1]:  # a typed source's event, unchanged
+            return F.to_json(self.ev, JSON_OPTIONS)
         if self.text is None:  # a typed source: its fields, then the new ones, one struct
             assert self.fields is not None
             old = [self.ev.getField(name).alias(name) for name in self.fields]
@@ -252,7 +322,7 @@ class _Build:
 
     def any(self, checks: tuple) -> Any:
         result = self.F.lit(False)
-        for check in checks:
+        for check in self.live(checks):
             result = result | self.value(check)
         return result
 

@@ -73,11 +73,16 @@ PROGRAMS = {
 
 def raw_outputs(spark, job: str, lines: list[str]) -> list[tuple]:
     """``(port, value text, seq, sub)`` of every output in emission order: the exact text."""
+    rows = [(i, line, i) for i, line in enumerate(lines)]
+    df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
+    return frame_outputs(spark, job, df)
+
+
+def frame_outputs(spark, job: str, df) -> list[tuple]:
+    """:func:`raw_outputs` of the job run on the input DataFrame ``df``."""
     from pyspark.sql import functions as F
 
     module = load_job(job, "typed_case")
-    rows = [(i, line, i) for i, line in enumerate(lines)]
-    df = spark.createDataFrame(rows, "seq long, value string, ingest_ns long")
     outputs = module.run_pipeline(spark, {"in": df}, flush_at_end=False)
     frames = [frame.withColumn("port", F.lit(port)) for port, frame in outputs.items()]
     union = frames[0]

@@ -230,4 +230,3 @@ def generate_script(
     gen = ScriptGen(source, prefix, script)
     gen.meta_unread = meta_unread
     return gen.generate(script)
-
