@@ -30,9 +30,9 @@ from .spark_exec import NOT_EVENT, event_columns, typed_event, typed_fields
 __all__ = [
     "TypedGraphSpec",
     "apply_native",
+    "jackson_escapes_as_tremor",
     "native_row_columns",
     "typed_columns",
-    "jackson_escapes_as_tremor",
     "typed_source",
     "with_native_rows",
     "with_typed_plan",
@@ -197,7 +197,6 @@ def typed_source(spec: GraphSpec, source: Any) -> bool:
     text). Any other typed input runs on its JSON (``spark_exec.event_columns``)."""
     if source is None or "value" in source.columns or getattr(spec, "native_drop", None):
         return False
-
     declared = _declared(spec.typed[1])  # type: ignore[attr-defined]
     given = {field.name: field.dataType for field in source.schema.fields}
     names = typed_fields(source)
