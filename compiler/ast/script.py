@@ -127,6 +127,14 @@ class Path(Expr):
     expr: Expr | None = None
 
 
+def is_meta_key(path: Path) -> bool:
+    """``path`` is ``$key``: one field of the metadata (a store there cannot fail, ``$`` being
+    always a record; ``compiler.passes.meta_liveness`` and its consumers agree on this shape)."""
+    return (
+        path.root == "meta" and len(path.segments) == 1 and isinstance(path.segments[0], FieldSeg)
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Unary(Expr):
     """``-x``, ``+x``, ``not x``, ``!x`` (``op`` is the operator text)."""

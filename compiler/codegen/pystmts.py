@@ -113,7 +113,7 @@ class StmtGen(ExprGen):
         target = e.target
         if target.root == "state":
             self.assigns_state = True
-        if not need and self.meta_unread and self.fn.is_entry and _one_meta_field(target):
+        if not need and self.meta_unread and self.fn.is_entry and ast.is_meta_key(target):
             # a dead store (``$`` is a record, so it cannot fail): only the value's errors stay
             if not isinstance(e.value, ast.Literal):
                 value = self.expr(e.value)
@@ -268,9 +268,3 @@ class StmtGen(ExprGen):
         t_site = self.site(e.target.span, e.span)
         s_site = self.site(e.spec.span, e.span)
         return f"{self.rt('merge')}({target}, {spec}, {t_site}, {s_site})"
-
-
-def _one_meta_field(target: ast.Path) -> bool:
-    """``target`` is ``$key``: one field of the metadata."""
-    segments = target.segments
-    return target.root == "meta" and len(segments) == 1 and isinstance(segments[0], ast.FieldSeg)

@@ -167,7 +167,7 @@ def _field_test(rec: Rec, fp: S.FieldPredicate, st: State) -> tuple:
 def assign(let: S.Let, st: State) -> None:
     """``let``: a local, the whole event, or a key path below ``event``."""
     target, value = let.target, ev(let.value, st)
-    if target.root == "meta" and st.meta_unread and _one_field(target):
+    if st.meta_unread and S.is_meta_key(target):
         return  # a dead store: only the value's checks count
     if target.root == "local" and not target.segments:
         st.local[target.name or ""] = value
@@ -184,10 +184,6 @@ def assign(let: S.Let, st: State) -> None:
     for key in keys[:-1]:
         rec = rec.child_for_write(key, st.checks)
     rec.upsert(keys[-1], value, st.checks)
-
-
-def _one_field(target: S.Path) -> bool:
-    return len(target.segments) == 1 and isinstance(target.segments[0], S.FieldSeg)
 
 
 def ev(expr: S.Expr, st: State) -> Val | Rec:

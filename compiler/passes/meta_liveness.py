@@ -49,10 +49,7 @@ def _reads_meta(script: S.Script) -> bool:
     stores = {
         id(node.target)
         for node in script.walk()
-        if isinstance(node, S.Let)
-        and node.target.root == "meta"
-        and len(node.target.segments) == 1
-        and isinstance(node.target.segments[0], S.FieldSeg)
+        if isinstance(node, S.Let) and S.is_meta_key(node.target)
     }
     return any(
         isinstance(node, S.Path) and node.root == "meta" and id(node) not in stores
