@@ -8,6 +8,7 @@ each followed by a blank line, in source order); warnings never change the exit 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,19 @@ import click
 
 from .diagnostics import CompileError, Warning_
 from .pipeline import check_program, check_source, compile_path, kind_of, parse, read_source
+
+#: Set by :func:`main`: the process ends with the command. A build then skips the interpreter's
+#: teardown (freeing a 10,000-line program's trees took 0.15-0.25 s of its build).
+_OWN_PROCESS = False
+
+
+def _end_process() -> None:
+    """Exit now, streams flushed, when :func:`main` owns the process (else return: a caller such
+    as click's test runner goes on)."""
+    if _OWN_PROCESS:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def _fail(err: CompileError) -> None:
@@ -83,6 +97,7 @@ def build(file: Path, output: Path | None, schema: tuple | None) -> None:
         click.echo(job, nl=False)
     else:
         output.write_text(job, encoding="utf-8")
+    _end_process()
 
 
 @cli.command()
@@ -246,6 +261,8 @@ def bundle(output: Path) -> None:
 
 def main() -> None:
     """Console entry point: run the CLI with no traceback ever escaping."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
     try:
         cli(standalone_mode=True)
     except SystemExit:

@@ -137,6 +137,25 @@ def test_quotes_of_generated_strings_are_black_quotes(seed: int) -> None:
         assert black_quotes(literal) == normalize_string_quotes(literal), literal
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_quotes_of_hand_written_escapes_are_black_quotes(seed: int) -> None:
+    """Literals repr never writes: unneeded escapes of either quote, escaped backslashes before
+    a quote, bodies of quotes and backslashes only."""
+    rng = random.Random(seed)
+    checked = 0
+    while checked < 2000:
+        body = "".join(rng.choice(("a", "'", '"', "\\", "n", "\\'", '\\"')) for _ in range(8))
+        literal = (
+            rng.choice(("", "b")) + (quote := rng.choice("'\"")) + body[: rng.randrange(9)] + quote
+        )
+        try:
+            compile(literal, "literal", "eval")
+        except SyntaxError:
+            continue
+        checked += 1
+        assert black_quotes.__wrapped__(literal) == normalize_string_quotes(literal), literal
+
+
 STATEMENTS = {
     "import": "import os",
     "assign": "x = ()",
