@@ -96,7 +96,7 @@ def stage_rows(stages: list[Any], names: list[str]) -> Any:
     from pyspark.sql import functions as F
 
     outs = [
-        stage.filter((F.col("stage") == -1) & F.col("target").isin(names)).select(
+        _expanded(stage.filter((F.col("stage") == -1) & F.col("target").isin(names))).select(
             "value", "seq", F.col("path").alias("sub"), F.col("target").alias("port"), meta_column()
         )
         for stage in stages
@@ -109,8 +109,24 @@ def port_output(stage: Any, port: str):
     null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
     from pyspark.sql import functions as F
 
-    rows = stage.filter((F.col("stage") == -1) & (F.col("target") == port))
+    rows = _expanded(stage.filter((F.col("stage") == -1) & (F.col("target") == port)))
     return rows.select("value", "seq", F.col("path").alias("sub"), meta_column())
+
+
+def _expanded(rows: Any) -> Any:
+    """``rows`` of a stage; a stage's row with ``repeat`` = n stands for n rows whose path's last
+    index counts up from its own (``stages.REPEAT_ROW_SCHEMA``)."""
+    if "repeat" not in rows.columns:
+        return rows
+    from pyspark.sql import functions as F
+
+    path, copy = F.col("path"), F.col("_copy")
+    last = F.element_at(path, -1) + copy
+    shifted = F.concat(F.slice(path, 1, F.size(path) - 1), F.array(last))
+    copies = rows.withColumn("_copy", F.explode(F.sequence(F.lit(0), F.col("repeat") - 1)))
+    return copies.withColumn("path", F.when(copy == 0, path).otherwise(shifted)).drop(
+        "_copy", "repeat"
+    )
 
 
 def meta_column():

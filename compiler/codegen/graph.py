@@ -28,6 +28,9 @@ class NodeCode:
     #: a ``generic::batch`` the pipeline proved invisible with the end-of-input flush
     #: (:mod:`compiler.passes.batch_flush`; the job checks the rest, ``stages.py``)
     flush_transparent: bool = False
+    #: a windowless select whose group by may put an event in several groups: it emits the
+    #: event's output once per group, in a row (``runtime_support.stages.REPEAT_ROW_SCHEMA``)
+    repeats: bool = False
 
 
 def output_node(port: str) -> str:

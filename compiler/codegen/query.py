@@ -106,6 +106,10 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         keyer=keyer,
         entry_field=entry,
         flush_transparent=isinstance(node, G.OperatorNode) and node.flush_transparent,
+        repeats=isinstance(node, G.SelectNode)
+        and not node.windows
+        and node.group is not None
+        and node.group.multiplies,
     )
 
 

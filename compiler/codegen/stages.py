@@ -12,6 +12,9 @@ job output of the stage that holds its producer. Rules on top of the planner's:
   ports alone are read in one pass, or kept by the caller: runtime_support.port_frames);
 - a forward stage of passthroughs whose events all leave the job runs inside each stage
   feeding it (:func:`absorb_forwarders`).
+- a source stage that feeds no other stage and holds a select that emits an event's output
+  once per group (``NodeCode.repeats``) sends equal outputs in a row as one row with a count
+  (``repeats``; the JVM expands it, runtime_support.port_frames);
 - a single stage whose only stateful members are flush-transparent batches
   (:mod:`compiler.passes.batch_flush`) whose batch events reach only job outputs that no
   other node feeds and whose sinks do not read ``$``, from one input stream, in a job that
@@ -52,6 +55,7 @@ class StageCode:
     transparent: tuple[str, ...] = ()  # batches run as passthroughs when the run flushes
     entry: tuple[str, str] | None = None  # batch: fed straight by this stream, keyed by field
     bypassed: bool = False  # batch: a source stage whose events go straight to an entry
+    repeats: bool = False  # its rows carry a repeat count (REPEAT_ROW_SCHEMA)
 
 
 def job_plan(inputs: tuple[str, ...], nodes: tuple[NodeCode, ...], links: tuple[Link, ...]) -> Plan:
@@ -183,6 +187,22 @@ def stage_codes(
     return codes
 
 
+def repeats(code: StageCode, codes: list[StageCode], nodes: tuple[NodeCode, ...]) -> bool:
+    """``code`` is a source stage that no other stage reads, with no carry, holding a node that
+    emits an event's output once per group (:attr:`NodeCode.repeats`)."""
+    fed = any(code.index in other.inputs for other in codes)
+    mine = set(code.members)
+    return (
+        code.kind == "source"
+        and code.reads
+        and code.carry is None
+        and code.entry is None
+        and not code.bypassed
+        and not fed
+        and any(node.repeats for node in nodes if node.name in mine)
+    )
+
+
 def keyed_entries(
     codes: list[StageCode],
     nodes: tuple[NodeCode, ...],
@@ -239,7 +259,9 @@ def stages_expr(codes: list[StageCode]) -> str:
     """``(StageSpec(...), ...)`` source text."""
     items = "".join(
         f"StageSpec(members={c.members!r}, partitioning={c.kind!r}, carry={c.carry!r}"
-        + (f", entry={c.entry!r})," if c.entry is not None else "),")
+        + (f", entry={c.entry!r}" if c.entry is not None else "")
+        + (", repeats=True" if c.repeats else "")
+        + "),"
         for c in codes
     )
     return f"({items})"
@@ -302,6 +324,12 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
         )
     elif code.carry is not None:
         lines.append(f"Job outputs ride along into stage {code.carry} (no second pass here).")
+    if code.repeats:
+        lines += textwrap.wrap(
+            "An event's equal outputs in a row (one per group) leave Python as one row with a "
+            "repeat count; the JVM expands it (runtime_support.port_frames).",
+            94,
+        )
     return [line if line.isprintable() else repr(line)[1:-1] for line in lines]
 
 
@@ -332,7 +360,11 @@ def _expr(code: StageCode) -> str:
             source += '.repartition("key").sortWithinPartitions("seq", "path")'
         elif code.kind == "single":
             source += '.repartition(1).sortWithinPartitions("seq", "path")'
-    return f"{source}.mapInArrow({mapper}, ROW_SCHEMA)"
+    return f"{source}.mapInArrow({mapper}, {_schema(code)})"
+
+
+def _schema(code: StageCode) -> str:
+    return "REPEAT_ROW_SCHEMA" if code.repeats else "ROW_SCHEMA"
 
 
 def _unless_flushing(code: StageCode, source: str, order: tuple[str, ...]) -> str:
@@ -357,7 +389,7 @@ def _stream_expr(code: StageCode) -> str | None:
         return f"state_stage({source}, GRAPH, STAGES, {code.index}, streaming)"
     if code.reads:
         mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, False)"
-        return f"events.repartition(streaming.shards).mapInArrow({mapper}, ROW_SCHEMA)"
+        return f"events.repartition(streaming.shards).mapInArrow({mapper}, {_schema(code)})"
     return None
 
 
@@ -468,6 +500,7 @@ def plan_context(
             )
             for code in codes
         ]
+    codes = [replace(code, repeats=repeats(code, codes, nodes)) for code in codes]
     context = stage_context(plan, codes, ports)
     if counted:
         context["outputs"].append((repr(METRICS_PORT), [f"stage{c.index}" for c in codes]))
@@ -486,6 +519,11 @@ def plan_context(
             *(
                 ("runtime_support.keyed_entry:keyed_entry",)
                 if any(code.entry for code in codes)
+                else ()
+            ),
+            *(
+                ("runtime_support.stages:REPEAT_ROW_SCHEMA",)
+                if any(code.repeats for code in codes)
                 else ()
             ),
         ),

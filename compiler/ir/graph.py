@@ -226,6 +226,11 @@ class Group:
     items: tuple[Group, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
+    @property
+    def multiplies(self) -> bool:
+        """An event may fall in several groups (an ``each`` anywhere inside)."""
+        return self.kind == "each" or any(item.multiplies for item in self.items)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SelectNode(GraphNode):
