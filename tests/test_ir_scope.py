@@ -172,3 +172,20 @@ def test_combine_scopes() -> None:
     )
     assert combine([key, Global(reason="x")]) == Global(reason="x")
     assert combine([]) == Stateless()
+
+
+def _chain(*links: tuple[str, str]) -> PipelineGraph:
+    from compiler.ir.graph import Link
+
+    edges = tuple(Link(source=(a, "out"), target=(b, "in")) for a, b in links)
+    return PipelineGraph(inputs=(), outputs=(), nodes=(), links=edges)
+
+
+def test_reachable_follows_links_and_stops_at_the_first_refused_node() -> None:
+    graph = _chain(("a", "b"), ("b", "c"), ("b", "d"), ("d", "b"), ("x", "a"))
+    assert graph.reachable("a", lambda name: True) == {"b", "c", "d"}
+    assert graph.reachable("c", lambda name: False) == set()  # nothing leaves c
+    assert graph.reachable("a", lambda name: name != "d") is None
+    assert graph.reachable("x", lambda name: True) == {"a", "b", "c", "d"}
+    looped = _chain(("a", "b"), ("b", "a"))
+    assert looped.reachable("a", lambda name: True) == {"a", "b"}  # itself through the cycle

@@ -16,7 +16,7 @@ sub-pipeline's nodes where it is created), so rendering the IR in order is deter
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -379,6 +379,24 @@ class PipelineGraph:
                 yield from (n.body for n in node.named)
             elif isinstance(node, SelectNode):
                 yield from _select_scripts(node)
+
+    def reachable(self, start: str, admits: Callable[[str], bool]) -> set[str] | None:
+        """Every node a path of links from ``start`` reaches (``start`` itself only through a
+        cycle), or None as soon as a reached node is not ``admits``."""
+        onward: dict[str, list[str]] = {}
+        for link in self.links:
+            onward.setdefault(link.source[0], []).append(link.target[0])
+        reached: set[str] = set()
+        todo = [start]
+        while todo:
+            for name in onward.get(todo.pop(), ()):
+                if name in reached:
+                    continue
+                if not admits(name):
+                    return None
+                reached.add(name)
+                todo.append(name)
+        return reached
 
 
 def node_facts(node: GraphNode) -> str:

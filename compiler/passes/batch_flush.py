@@ -73,22 +73,13 @@ def _reached(batch: str, graph: G.PipelineGraph) -> set[str] | None:
     nodes = {node.name: node for node in graph.nodes}
     outputs = {name for _, name in graph.outputs}
     inputs = {name for _, name in graph.inputs}
-    reached: set[str] = set()
-    todo = [batch]
-    while todo:
-        here = todo.pop()
-        for link in graph.links:
-            if link.source[0] != here or link.target[0] in reached:
-                continue
-            name = link.target[0]
-            if name == batch or name in inputs:
-                return None
-            if not isinstance(nodes.get(name), G.PortNode | G.StreamNode):
-                return None  # a select, script or operator would see the batch event
-            reached.add(name)
-            if name in outputs:
-                if any(other.source[0] == name for other in graph.links):
-                    return None  # an output port that is also read inside the pipeline
-            else:
-                todo.append(name)
-    return reached
+    read_inside = {link.source[0] for link in graph.links}
+
+    def passes_on(name: str) -> bool:
+        if name == batch or name in inputs:
+            return False
+        if not isinstance(nodes.get(name), G.PortNode | G.StreamNode):
+            return False  # a select, script or operator would see the batch event
+        return name not in outputs or name not in read_inside  # an output read inside: no
+
+    return graph.reachable(batch, passes_on)

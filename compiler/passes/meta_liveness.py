@@ -35,8 +35,8 @@ def mark_meta_unread(graph: G.PipelineGraph, outputs_read_meta: bool) -> G.Pipel
             dataclasses.replace(node, meta_unread=True)
             if isinstance(node, G.ScriptNode)
             and not node.named
+            and graph.reachable(node.name, lambda name: _blind(nodes[name])) is not None
             and not _reads_meta(node.body.script)
-            and _blind_downstream(node.name, graph, nodes)
             else node
         )
         for node in graph.nodes
@@ -46,32 +46,14 @@ def mark_meta_unread(graph: G.PipelineGraph, outputs_read_meta: bool) -> G.Pipel
 
 def _reads_meta(script: S.Script) -> bool:
     """Some expression of ``script`` reads ``$`` (anything but a one-field ``let $key``)."""
-    stores = {
-        id(node.target)
-        for node in script.walk()
-        if isinstance(node, S.Let) and S.is_meta_key(node.target)
-    }
-    return any(
-        isinstance(node, S.Path) and node.root == "meta" and id(node) not in stores
-        for node in script.walk()
-    )
-
-
-def _blind_downstream(script: str, graph: G.PipelineGraph, nodes: dict[str, G.GraphNode]) -> bool:
-    """Every node ``script``'s events can reach passes them on without reading ``$``."""
-    seen: set[str] = set()
-    todo = [script]
-    while todo:
-        name = todo.pop()
-        for link in graph.links:
-            if link.source[0] != name or link.target[0] in seen:
-                continue
-            target = nodes[link.target[0]]
-            if not _blind(target):
-                return False
-            seen.add(target.name)
-            todo.append(target.name)
-    return True
+    stores: set[int] = set()
+    paths: list[S.Path] = []
+    for node in script.walk():
+        if isinstance(node, S.Let) and S.is_meta_key(node.target):
+            stores.add(id(node.target))
+        elif isinstance(node, S.Path) and node.root == "meta":
+            paths.append(node)
+    return any(id(path) not in stores for path in paths)
 
 
 def _blind(node: G.GraphNode) -> bool:
