@@ -59,6 +59,7 @@ class SelectSpec:
     error_spans: tuple[tuple[int, int], tuple[int, int]] | None = None  # select, group by
     group_key: bool = True  # False: nothing reads the group's canonical JSON key (no windows)
     target_is_event: bool = False  # the target is exactly ``event``: each group emits it as is
+    group_field: str | None = None  # windowed, grouped by this top-level field alone
 
 
 def _bool(value: Any, code: Code, what: str) -> bool:
@@ -140,14 +141,26 @@ def _failure(err: RenderedError, event: Event) -> Failure:
     return Failure(error, event.meta, event.ingest_ns, event.origin_uri)
 
 
+_ABSENT: Any = object()
 _KEYS_CTX = EventContext()
 """:func:`select_keys`' context: its other fields keep their defaults (nothing sets them)."""
 
 
 def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] | Failure:
     """:func:`_passing_groups` before the shuffle of a keyed stage, as ``(key, group)`` pairs;
-    an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it."""
+    an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it. A
+    select grouped by one top-level field (``group_field``, no ``where``) reads that field of a
+    record itself: what its group code returns there, without running it."""
 
+    field = spec.group_field
+    if field is not None and spec.where is None:
+        # ``group by event.f``: its group code reads the field of a record, as here; any other
+        # event (no record, no field) takes the general path, which names the error
+        value = event.value
+        if type(value) is dict:
+            found = value.get(field, _ABSENT)
+            if found is not _ABSENT:
+                return [(key := canonical_json([found]), [found, key])]
     ctx = _KEYS_CTX  # one for every call: a clause only reads it, none keeps it
     ctx.ingest_ns, ctx.origin_uri, ctx.args = event.ingest_ns, event.origin_uri, spec.args
     try:

@@ -126,3 +126,40 @@ def test_pid_of_shares_one_pid_among_non_strings() -> None:
         pid_of("", 64)
     }
     assert pid_of("a", 1) == 0
+
+
+NO_WHERE = """define window w from tumbling with size = 2 end;
+select {"k": group[0], "n": aggr::stats::count()} from in[w] group by set(event.k) into out;
+"""
+
+
+def test_a_field_group_is_keyed_as_its_group_code_keys_it() -> None:
+    """``select_keys`` reads the field of a select grouped by one top-level field
+    (``SelectSpec.group_field``) instead of running its group code: the same groups and keys,
+    and the same failure (type and text) for an event without the field or no record."""
+    import dataclasses
+
+    from compiler.testing.loader import load_job
+    from runtime_support.graph import Event, Failure
+    from runtime_support.select import SelectSpec, select_keys
+
+    job = load_job(compile_source(Source("k.trickle", NO_WHERE), "query").job, "k")
+    (spec,) = [v for v in vars(job).values() if isinstance(v, SelectSpec)]
+    assert spec.group_field == "k" and spec.where is None
+    general = dataclasses.replace(spec, group_field=None)
+    values = []
+    for line in PROBES:
+        try:
+            values.append(decode_json(line))
+        except ValueError:
+            continue
+    values += [[1, 2], "k", 5, None, {"k": b"\x00binary"}, {"k": {"b": [1.5, {"d": 1, "c": 2}]}}]
+    for value in values:
+        fast, slow = select_keys(spec, Event(value, {}, 0)), select_keys(
+            general, Event(value, {}, 0)
+        )
+        if isinstance(slow, Failure):
+            assert isinstance(fast, Failure) and fast.value == slow.value, value
+        else:
+            assert fast == slow, value
+    assert sum(not isinstance(select_keys(spec, Event(v, {}, 0)), Failure) for v in values) > 20

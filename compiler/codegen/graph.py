@@ -23,7 +23,7 @@ class NodeCode:
     label: str = ""
     noun: str = "state"
     keyer: str = ""
-    #: a keyed select's group: this top-level event field (``query.entry_field``), else ""
+    #: a keyed select's group: this top-level event field (``query_select.entry_field``), else ""
     entry_field: str = ""
     #: a ``generic::batch`` the pipeline proved invisible with the end-of-input flush
     #: (:mod:`compiler.passes.batch_flush`; the job checks the rest, ``stages.py``)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..ast import script as S
 from ..ir import graph as G
 from ..ir.scope import Keyed
 from ..plan.build import plan_node
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
-from .query_select import Emitter, select_spec
+from .query_select import Emitter, entry_field, select_spec
 from .stages import plan_context
 
 Link = tuple[tuple[str, str], tuple[str, str]]
@@ -111,24 +110,6 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
         and node.group is not None
         and node.group.multiplies,
     )
-
-
-def entry_field(select: G.SelectNode) -> str:
-    """The top-level event field that is a keyed select's one group component (``group by
-    event.f`` or ``group by set(event.f)``), else "": a batch run may read its shuffle key in
-    the JVM (``runtime_support.keyed_entry``)."""
-    group = select.group
-    if group is not None and group.kind == "set" and len(group.items) == 1:
-        group = group.items[0]
-    if group is None or group.kind != "expr" or group.code is None:
-        return ""
-    *uses, last = group.code.script.items
-    if not all(isinstance(item, S.Use) for item in uses):
-        return ""
-    match last:
-        case S.Path(root="event", segments=(S.FieldSeg(name=str(name)),)) if name:
-            return name
-    return ""
 
 
 def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:

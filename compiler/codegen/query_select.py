@@ -135,6 +135,24 @@ def window_code(window: G.Window, em: Emitter, node: str) -> str:
     return f"WindowSpec({', '.join(parts)})"
 
 
+def entry_field(select: G.SelectNode) -> str:
+    """The top-level event field that is a keyed select's one group component (``group by
+    event.f`` or ``group by set(event.f)``), else "": a batch run may read its shuffle key in
+    the JVM (``runtime_support.keyed_entry``)."""
+    group = select.group
+    if group is not None and group.kind == "set" and len(group.items) == 1:
+        group = group.items[0]
+    if group is None or group.kind != "expr" or group.code is None:
+        return ""
+    *uses, last = group.code.script.items
+    if not all(isinstance(item, S.Use) for item in uses):
+        return ""
+    match last:
+        case S.Path(root="event", segments=(S.FieldSeg(name=str(name)),)) if name:
+            return name
+    return ""
+
+
 def select_spec(select: G.SelectNode, em: Emitter) -> str:
     """The name of a module constant holding the select's ``SelectSpec``. Clause functions are
     generated in Tremor's evaluation order: where, group by, windows, aggregate arguments,
@@ -159,6 +177,8 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
         parts.append("group_key=False")
     if not select.windows and _is_event(select.target):
         parts.append("target_is_event=True")
+    if select.windows and entry_field(select):
+        parts.append(f"group_field={entry_field(select)!r}")
     if any(w.max_groups is not None for w in select.windows):
         inner = select.group.span if select.group is not None else select.span
         spans = ((select.span.start, select.span.end), (inner.start, inner.end))

@@ -73,6 +73,7 @@ COUNTS_PER_HOST_SELECT1 = SelectSpec(
     ),
     target=Code(counts_per_host_select1_target_run, COUNTS_PER_HOST_SELECT1_TARGET_SITES, SOURCE),
     args={},
+    group_field="host",
 )
 
 

@@ -75,6 +75,7 @@ SELECT1 = SelectSpec(
     target=Code(select1_target_run, SELECT1_TARGET_SITES, SOURCE),
     having=Code(select1_having_run, SELECT1_HAVING_SITES, SOURCE),
     args={},
+    group_field="host",
 )
 
 

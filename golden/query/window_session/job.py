@@ -82,6 +82,7 @@ SELECT1 = SelectSpec(
     aggr_args=Code(select1_aggr_args_run, SELECT1_AGGR_ARGS_SITES, SOURCE),
     target=Code(select1_target_run, SELECT1_TARGET_SITES, SOURCE),
     args={},
+    group_field="host",
 )
 
 
