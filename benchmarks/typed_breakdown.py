@@ -13,6 +13,7 @@ in ``suite.py``; medians and their ratio to the hand-written job.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -88,13 +89,17 @@ def main() -> None:
         "python path": suite.generated_runner(spark, workload, frame, typed=False),
     }
     times: dict[str, list[float]] = {name: [] for name in fns}
-    for round_ in range(args.runs + 1):  # round 0 warms up
-        for name, fn in fns.items():
-            started = time.perf_counter()
-            fn(f"{folder}/{name}-{round_}")
-            if round_:
-                times[name].append(time.perf_counter() - started)
-            suite.fresh_cache(spark, frame)
+    suite.end_on_sigterm()
+    try:
+        for round_ in range(args.runs + 1):  # round 0 warms up
+            for name, fn in fns.items():
+                started = time.perf_counter()
+                fn(f"{folder}/{name}-{round_}")
+                if round_:
+                    times[name].append(time.perf_counter() - started)
+                suite.fresh_cache(spark, frame)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # its inputs and outputs: gigabytes
     hand = statistics.median(times["hand-written"])
     print(f"{args.workload}, {args.events:,} events, median of {args.runs}")
     for name, values in times.items():
