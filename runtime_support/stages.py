@@ -233,10 +233,8 @@ class _Runner:
             texts = cols["value"]
             if texts.count(None) != len(texts):
                 self.seen = True
-            if self.repeats is not None:
-                feed = self._feed_repeats
-            else:
-                feed = self._feed_chain if one in self.chains else self._feed_fused
+            chain = one in self.chains and self.repeats is None
+            feed = self._feed_chain if chain else self._feed_fused
             feed(one, cols["seq"], texts, cols["ingest_ns"], origins)
             return
         rows = zip(
@@ -355,9 +353,10 @@ class _Runner:
         """:meth:`feed_source` for rows of one ``stream`` that has a fused run, without
         metadata or a connector's ``err`` record, into a stage whose job outputs are not carried
         on: the same rows, the steps of :meth:`_emit` inlined (this loop is a stateless job's
-        whole per-event cost). A row that does not decode as JSON (the end-of-input signal, a
-        codec's error mark: no JSON starts with NUL) takes :meth:`_value_of`."""
-        append, run = self.rows.append, self.fused[stream]
+        whole per-event cost; a stage that ``repeats`` appends them by :meth:`_append_runs`). A
+        row that does not decode as JSON (the end-of-input signal, a codec's error mark: no JSON
+        starts with NUL) takes :meth:`_value_of`."""
+        append, run, repeats = self.rows.append, self.fused[stream], self.repeats
         for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
             try:
                 value = decode_json(text)
@@ -368,6 +367,9 @@ class _Runner:
             outputs = run(value, {}, seq if ns is None else ns, origin)
             if type(outputs) is not list:  # the general run's (see feed_source)
                 self._route(seq, [], outputs)
+                continue
+            if repeats is not None:
+                self._append_runs(seq, outputs)
                 continue
             last, encoded = _NOTHING, ""
             for index, (name, out) in enumerate(outputs):
@@ -376,36 +378,25 @@ class _Runner:
                 path = _PATHS[index] if index < 8 else [index]
                 append((seq, path, -1, name, None, None, encoded))
 
-    def _feed_repeats(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
-        """:meth:`_feed_fused` in a stage that ``repeats``: an output with the port and text of
-        the one before it (same event) adds one to that row's ``repeat`` instead of a row."""
-        rows, repeats, run = self.rows, self.repeats, self.fused[stream]
+    def _append_runs(self, seq: int, outputs: list[tuple[str, Any]]) -> None:
+        """A fused run's outputs in a stage that ``repeats``: an output with the port and text
+        of the one before it (same event) adds one to that row's ``repeat`` instead of a row."""
+        rows, repeats = self.rows, self.repeats
         assert repeats is not None
-        for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
-            try:
-                value = decode_json(text)
-            except Exception:  # noqa: BLE001 - _value_of names the reason
-                value = self._value_of(stream, seq, text, origin)
-                if value is _NOTHING:
-                    continue
-            outputs = run(value, {}, seq if ns is None else ns, origin)
-            if type(outputs) is not list:  # the general run's (see feed_source)
-                self._route(seq, [], outputs)
-                continue
-            last, encoded, port = _NOTHING, "", None
-            for index, (name, out) in enumerate(outputs):
-                if out is not last:
-                    last, again = out, _encoded(out)
-                    if again != encoded or name != port:
-                        encoded, port = again, name
-                        rows.append((seq, [index], -1, name, None, None, encoded))
-                        continue
-                elif name != port:
-                    port = name
+        last, encoded, port = _NOTHING, "", None
+        for index, (name, out) in enumerate(outputs):
+            if out is not last:
+                last, again = out, _encoded(out)
+                if again != encoded or name != port:
+                    encoded, port = again, name
                     rows.append((seq, [index], -1, name, None, None, encoded))
                     continue
-                row = len(rows) - 1
-                repeats[row] = repeats.get(row, 1) + 1
+            elif name != port:
+                port = name
+                rows.append((seq, [index], -1, name, None, None, encoded))
+                continue
+            row = len(rows) - 1
+            repeats[row] = repeats.get(row, 1) + 1
 
     def _feed_chain(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
         """:meth:`_feed_fused` for a stream whose fused run is a chain
