@@ -177,8 +177,8 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
         parts.append("group_key=False")
     if not select.windows and _is_event(select.target):
         parts.append("target_is_event=True")
-    if select.windows and entry_field(select):
-        parts.append(f"group_field={entry_field(select)!r}")
+    if select.windows and (field_name := entry_field(select)):
+        parts.append(f"group_field={field_name!r}")
     if any(w.max_groups is not None for w in select.windows):
         inner = select.group.span if select.group is not None else select.span
         spans = ((select.span.start, select.span.end), (inner.start, inner.end))

@@ -364,6 +364,7 @@ def _expr(code: StageCode) -> str:
 
 
 def _schema(code: StageCode) -> str:
+    """The name of the stage's row schema in the job (``runtime_support.stages``)."""
     return "REPEAT_ROW_SCHEMA" if code.repeats else "ROW_SCHEMA"
 
 
