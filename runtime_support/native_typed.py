@@ -176,15 +176,9 @@ def native_row_columns() -> list[Any]:
 
 
 def with_native_rows(stage: Any, rows: Any) -> Any:
-    """The source stage's rows plus the typed path's output rows (each one output; a stage that
-    repeats has ``repeat``, see ``stages.REPEAT_ROW_SCHEMA``)."""
-    if rows is None:
-        return stage
-    if "repeat" in stage.columns:
-        from pyspark.sql import functions as F
-
-        rows = rows.withColumn("repeat", F.lit(1))
-    return stage.unionByName(rows)
+    """The source stage's rows plus the typed path's output rows (same schema: a typed plan has
+    one script and no select, so its stage never ``repeats``, see ``compiler/lowering``)."""
+    return stage if rows is None else stage.unionByName(rows)
 
 
 def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:

@@ -383,20 +383,16 @@ class _Runner:
         of the one before it (same event) adds one to that row's ``repeat`` instead of a row."""
         rows, repeats = self.rows, self.repeats
         assert repeats is not None
-        last, encoded, port = _NOTHING, "", None
+        last, encoded, previous = _NOTHING, "", None
         for index, (name, out) in enumerate(outputs):
             if out is not last:
-                last, again = out, _encoded(out)
-                if again != encoded or name != port:
-                    encoded, port = again, name
-                    rows.append((seq, [index], -1, name, None, None, encoded))
-                    continue
-            elif name != port:
-                port = name
+                last, encoded = out, _encoded(out)
+            if (name, encoded) == previous:
+                row = len(rows) - 1
+                repeats[row] = repeats.get(row, 1) + 1
+            else:
+                previous = (name, encoded)
                 rows.append((seq, [index], -1, name, None, None, encoded))
-                continue
-            row = len(rows) - 1
-            repeats[row] = repeats.get(row, 1) + 1
 
     def _feed_chain(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
         """:meth:`_feed_fused` for a stream whose fused run is a chain

@@ -188,16 +188,15 @@ def stage_codes(
 
 
 def repeats(code: StageCode, codes: list[StageCode], nodes: tuple[NodeCode, ...]) -> bool:
-    """``code`` is a source stage that no other stage reads, with no carry, holding a node that
-    emits an event's output once per group (:attr:`NodeCode.repeats`)."""
+    """``code`` is a source stage that no other stage reads, with no carry (so neither a keyed
+    entry nor bypassed for one), holding a node that emits an event's output once per group
+    (:attr:`NodeCode.repeats`)."""
     fed = any(code.index in other.inputs for other in codes)
     mine = set(code.members)
     return (
         code.kind == "source"
         and code.reads
         and code.carry is None
-        and code.entry is None
-        and not code.bypassed
         and not fed
         and any(node.repeats for node in nodes if node.name in mine)
     )
