@@ -272,21 +272,28 @@ class _Build:
             out = self.no_text if self.shared is not None else self.json(value)
             return py, F.lit(port), out, never
         _, checks, cases = node
-        pre = self.any(checks)
-        py, port, out = F.when(pre, True), F.when(pre, self.no_text), F.when(pre, self.no_text)
-        never = not self.live(checks)
-        covered = False  # some case always matches: no row falls through to Python
+        # A row whose check is TRUE goes to Python whichever case it takes, so the cases decide
+        # only ``port`` and ``out`` (read on rows that stay native) and their own Python rows.
+        pre, live = self.any(checks), bool(self.live(checks))
+        arms = []
         for cond, sub in cases:
-            c = self.value(cond)
-            sub_py, sub_port, sub_out, sub_never = self._tree(sub)
-            py, port, out = py.when(c, sub_py), port.when(c, sub_port), out.when(c, sub_out)
-            never = never and sub_never
-            if cond == ("lit", True):
-                covered = True
+            arms.append((self.value(cond), *self._tree(sub)))
+            if cond == ("lit", True):  # the cases after it are never reached
                 break
-        if never and covered:
-            return F.lit(False), port, out, True
-        return py.otherwise(True), port, out, False
+        if not arms:  # no case matches: every row goes to Python
+            return F.lit(True), self.no_text, self.no_text, False
+        py, port, out = (self._case(arms, i) for i in (1, 2, 3))
+        covered = cases[len(arms) - 1][0] == ("lit", True)  # no row falls through to Python
+        if covered and all(arm[4] for arm in arms):
+            return pre, port, out, not live
+        return pre | py.otherwise(True), port, out, False
+
+    def _case(self, arms: list, i: int) -> Any:
+        """``CASE WHEN cond THEN arm[i] ...`` over the arms ``(cond, py, port, out, never)``."""
+        column = self.F.when(arms[0][0], arms[0][i])
+        for arm in arms[1:]:
+            column = column.when(arm[0], arm[i])
+        return column
 
     def live(self, checks: tuple) -> list:
         """The checks that may be TRUE (an absent-key check of a NOT NULL field never is)."""
@@ -321,15 +328,19 @@ class _Build:
         return F.concat(head, comma, F.substring(added, 2, 1 << 30))
 
     def any(self, checks: tuple) -> Any:
-        result = self.F.lit(False)
+        """``check OR check ...`` of the live checks (FALSE when none): a plain disjunction,
+        which a source's statistics can prune (Parquet, Spark's in-memory cache)."""
+        result = None
         for check in self.live(checks):
-            result = result | self.value(check)
-        return result
+            result = self.value(check) if result is None else result | self.value(check)
+        return self.F.lit(False) if result is None else result
 
     def value(self, ir: tuple) -> Any:
         F, op = self.F, ir[0]
         if op == "ev":
             return self.ev
+        if op == "ingest":  # the event's ingest_ns column (NULL: a check sends it to Python)
+            return F.col("ingest_ns")
         if op == "get":
             return self.value(ir[1]).getField(ir[2])
         if op == "lit":
@@ -346,6 +357,10 @@ class _Build:
             return F.coalesce(found, F.lit(False))
         if op == "concat":
             return F.concat(self.value(ir[1]), self.value(ir[2]))
+        if op in ("startswith", "endswith", "contains"):
+            return getattr(self.value(ir[1]), op)(self.value(ir[2]))
+        if op == "length":
+            return F.length(self.value(ir[1]))
         if op == "neg":
             return F.try_subtract(F.lit(0).cast("bigint"), self.value(ir[1]))
         if op == "not":

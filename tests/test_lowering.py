@@ -128,3 +128,85 @@ def test_attach_keeps_imports_sorted() -> None:
     assert new_head.replace(IMPORT + "\n", "", 1) == head and IMPORT in new_head
     ours = [line for line in new_head.split("\n") if line.startswith("from runtime_support.")]
     assert ours == sorted(ours)
+
+
+TYPED_SCHEMA = "m STRING, a BIGINT"
+
+
+def typed(text: str, ports: dict | None = None) -> tuple:
+    from compiler.lowering.schema import parse_schema
+    from compiler.lowering.typed import typed_plan
+
+    return typed_plan(tree(text), parse_schema(TYPED_SCHEMA), ports or {"out": "out"})
+
+
+def test_cases_leading_to_one_leaf_are_that_leaf() -> None:
+    """Which case matched changes nothing: the plan is one leaf, every check kept."""
+    plan = typed(
+        'match event of case %{m == "a"} => let x = 1 case %{m ~= glob|b*|} => let x = 2 '
+        "case _ => null end;\nlet event.c = event.a + 1;\nevent"
+    )
+    a = ("get", ("ev",), "a")
+    assert plan == (
+        "leaf",
+        "out",
+        ("extend", (("c", ("add", a, ("lit", 1))),)),
+        (("isnull", a), ("gt", a, ("lit", 2**63 - 2))),
+    )
+
+
+def test_known_order_and_never_taken_cases() -> None:
+    """`x > x + c` is known once the addition's overflow check holds; a case that never
+    matches is left out, and the cases after one that always matches too."""
+    plan = typed(
+        "use tremor::system;\nlet t = system::ingest_ns();\n"
+        "match t >= system::ingest_ns() + 10 of case true => drop case _ => event end"
+    )
+    assert plan == (
+        "leaf",
+        "out",
+        ("extend", ()),
+        (("isnull", ("ingest",)), ("gt", ("ingest",), ("lit", 2**63 - 11))),
+    )
+
+
+@pytest.mark.parametrize(
+    "rule, ir",
+    [
+        ("x", ("eq", "T", ("lit", "x"))),
+        ("ab*", ("startswith", "T", ("lit", "ab"))),
+        ("*b", ("endswith", "T", ("lit", "b"))),
+        ("*mid*", ("contains", "T", ("lit", "mid"))),
+        (
+            "a*b",
+            (
+                "and",
+                ("and", ("startswith", "T", ("lit", "a")), ("endswith", "T", ("lit", "b"))),
+                ("ge", ("length", "T"), ("lit", 2)),
+            ),
+        ),
+    ],
+)
+def test_glob_tests(rule: str, ir: tuple) -> None:
+    from compiler.lowering.typed_values import glob_test
+
+    assert glob_test("T", rule) == ir  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rule", ["a?", "[ab]*", "a*b*c", "*a*b"])
+def test_globs_without_prefix_suffix_form_stay_in_python(rule: str) -> None:
+    from compiler.lowering.typed_values import glob_test
+
+    with pytest.raises(NotNative, match="glob"):
+        glob_test(("x",), rule)
+
+
+def test_overflow_of_a_literal_step_is_a_range_check() -> None:
+    from compiler.lowering.typed_exprs import overflow_checks
+
+    x = ("get", ("ev",), "a")
+    assert overflow_checks(("add", x, ("lit", 5))) == [("gt", x, ("lit", 2**63 - 6))]
+    assert overflow_checks(("sub", x, ("lit", 5))) == [("lt", x, ("lit", -(2**63) + 5))]
+    assert overflow_checks(("add", ("lit", -1), x)) == [("lt", x, ("lit", -(2**63) + 1))]
+    assert overflow_checks(("sub", x, ("lit", 0))) == []
+    assert overflow_checks(("mul", x, ("lit", 2))) == [("isnull", ("mul", x, ("lit", 2)))]

@@ -68,6 +68,21 @@ PROGRAMS = {
     "passthrough": "event",
     "contains": 'use std::array;\nmatch array::contains(event.t, "p") of '
     'case true => emit event => "other" case _ => {"no": event.m} end',
+    "ingest": "use tremor::system;\nlet event.t = system::ingest_ns();\n"
+    "match event.t > system::ingest_ns() + 3600 of case true => drop case _ => event end",
+    "bounds": '{"p": event.a + 9223372036854775000, "q": event.a - 10, "r": -5 + event.a, '
+    '"s": event.a - -3}',
+    "glob": "match event of "
+    'case %{m ~= glob|in*|} => emit event => "other" '
+    'case %{m ~= glob|*a|} => {"suffix": event.m} '
+    'case %{m ~= glob|w*n|} => {"both": event.m} '
+    'case %{m ~= glob|*"*|} => {"quote": event.m} '
+    'case %{m ~= glob|x|} => {"exact": event.m} '
+    "case _ => event end",
+    "record_pattern": 'match event of case %{o ~= %{x == 3}} => {"x3": event.a} '
+    'case %{o ~= %{absent x}} => {"no_x": true} case _ => event end',
+    "same_leaf": 'match event of case %{m == "info"} => let x = 1 case %{a == 5} => let x = 2 '
+    "case _ => let x = 3 end;\nlet event.seen = event.m;\nevent",
 }
 
 
@@ -165,6 +180,57 @@ def test_report_says_why_not(tmp_path) -> None:
     program.write_text("event")
     result = CliRunner().invoke(cli, ["dbg", "lowering", "--schema", SCHEMA, str(program)])
     assert "typed plan: yes" in result.output
+
+
+#: The match workload's shape: `$class` set per case (or not: the bucket fails those events),
+#: the port a computed string, two buckets that only route (out and overflow both to `out`).
+ROUTED = """
+define script classify
+script
+  use tremor::system;
+  let p = "type2";
+  match event of
+    case %{m == "warn"} => emit event => "out"
+    case _ => null
+  end;
+  match event of
+    case %{m == "info"} => let $class = "a"; let $rate = 1; let p = "out"
+    case %{m ~= glob|w*|} => let $class = 7; let $rate = 2
+    case _ => let $class = "b"; let $rate = 2
+  end;
+  let event.at = system::ingest_ns();
+  emit event => "#{p}"
+end;
+create script classify;
+define operator b1 from grouper::bucket;
+define operator b2 from grouper::bucket;
+create operator b1;
+create operator b2;
+select event from in into classify;
+select event from classify into b1;
+select event from classify/type2 into b2;
+select event from b1 into out;
+select event from b1/overflow into out;
+select event from b2 into out;
+select event from b2/overflow into out;
+select event from b1/err into err;
+select event from b2/err into err;
+select event from classify/err into err;
+"""
+
+
+@pytest.mark.spark
+def test_routing_buckets_typed_equals_python(spark) -> None:
+    """Ports through routing-only buckets lower: rows with a string `$class` run natively,
+    the others (no `$class`, an int one) reach `err` through the Python path, as in the plain
+    job."""
+    source = Source(name="routed.trickle", text=ROUTED)
+    plain, typed = both_jobs(source, "query", SCHEMA)
+    assert "with_typed_plan(" in typed
+    lines = FITTING + NOT_FITTING
+    got = raw_outputs(spark, typed, lines)
+    assert got == raw_outputs(spark, plain, lines)
+    assert {port for port, *_ in got} == {"out", "err"}
 
 
 def infer_ddl(lines: list[str]) -> str | None:

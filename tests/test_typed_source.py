@@ -60,6 +60,7 @@ def text_frame(spark):
 #: runs every construct on JSON input): the extended input (let, patch, merge, a nested key),
 #: new records, drops and ports, overflow and absent-key checks, `array::contains`.
 SOURCE_PROGRAMS = ("let", "patch", "merge", "nested", "match", "match_value", "arith", "contains")
+SOURCE_PROGRAMS += ("ingest", "glob", "bounds", "record_pattern")
 
 
 @pytest.mark.spark
@@ -167,6 +168,71 @@ def test_real_workflow_on_a_typed_source_equals_python(spark) -> None:
     )
     assert outputs(spark, typed, frame) == expected
     assert sum(port == "err" for port, *_ in expected) >= 5  # the fields it reads, absent
+
+
+MATCH_DDL = (
+    "about STRING, guid STRING, abool BOOLEAN, aint BIGINT, short_message STRING, "
+    "tags STRUCT<pipeline: STRING>, array ARRAY<BIGINT>, index_type STRING, logger_name STRING, "
+    "syslog_hostname STRING, application STRING, type STRING, `doc-type` STRING, "
+    "measurement STRING"
+)
+
+
+@pytest.mark.spark
+def test_match_workload_on_a_typed_source_equals_python(spark) -> None:
+    """The benchmark's 285-case `match` (`$class` per case, routing buckets, the port a local,
+    globs, `system::ingest_ns()`) as a typed plan over rows of its data set, some without
+    `measurement` or `tags` and one whose ingest time plus an hour leaves the i64 range (the
+    Python path decides: Tremor's u64 range): the same outputs as the plain job on the rows'
+    JSON, with the same ingest times."""
+    import lzma
+
+    from .paths import ROOT, WORKLOADS
+
+    names = [part.split(" ")[0].strip("`") for part in MATCH_DDL.split(", ")]
+    names = [n for n in names if not n.startswith("pipeline")]
+    path = ROOT / "benchmarks" / "workloads" / "suite" / "match.trickle"
+    errors = "select event from runtime/err into err;\nselect event from bucket/err into err;\n"
+    source = Source(name=path.name, text=path.read_text(encoding="utf-8") + errors)
+    typed = compile_source(source, "query", schema=parse_schema(MATCH_DDL)).job
+    assert "with_typed_plan(" in typed
+    with lzma.open(WORKLOADS / "data" / "match.json.xz", "rt", encoding="utf-8") as f:
+        lines = [line for line in f.read().splitlines() if line.strip()]
+    events = [json.loads(line) for line in lines[::97]]  # every measurement kind, globs too
+    events += [{k: v for k, v in events[0].items() if k != key} for key in ("measurement", "tags")]
+    events += [{**events[1], "measurement": m} for m in ("text011x", "text0355", "nothing")]
+    ingest = [1_000 * seq for seq in range(len(events))]
+    ingest[-1] = 2**63 - 1  # plus an hour is past i64
+    rows = [(seq, ingest[seq], *[e.get(n) for n in names]) for seq, e in enumerate(events)]
+    frame = spark.createDataFrame(rows, f"seq BIGINT, ingest_ns BIGINT, {MATCH_DDL}")
+    texts = [
+        (seq, json.dumps(e, separators=(",", ":")), ingest[seq]) for seq, e in enumerate(events)
+    ]
+    text_frame = spark.createDataFrame(texts, "seq long, value string, ingest_ns long")
+    expected = outputs(spark, compile_source(source, "query").job, text_frame)
+    assert outputs(spark, typed, frame) == expected
+    assert [port for port, *_ in expected].count("err") == 1  # the one without `measurement`
+
+
+@pytest.mark.spark
+def test_a_literal_step_overflow_check_prunes_by_statistics(spark) -> None:
+    """`ingest_ns + c` overflows exactly past a bound: the Python branch's filter is that
+    range test on the source's column, which Spark's in-memory statistics can prune."""
+    from runtime_support.native_typed import apply_native
+
+    program = "use tremor::system;\nlet event.t = system::ingest_ns() + 3600;\nevent"
+    source = Source(name="ingest.tremor", text=program)
+    typed = compile_source(source, "script", schema=parse_schema("m STRING")).job
+    module = load_job(typed, "typed_ingest")
+    frame = spark.createDataFrame(
+        [(i, i, "x") for i in range(50)], "seq long, ingest_ns long, m string"
+    )
+    python, _native = apply_native(module.GRAPH, None, None, {"in": frame.cache()})
+    plan = python._jdf.queryExecution().executedPlan().toString()
+    scan = next(line for line in plan.splitlines() if "InMemoryTableScan" in line)
+    assert "(ingest_ns#" in scan and f"> {2**63 - 3601})" in scan, plan  # the scan's predicate
+    assert python.count() == 0
+    frame.unpersist()
 
 
 @pytest.mark.spark

@@ -14,7 +14,10 @@ input struct, ``("get", v, key)``, ``("lit", x)``, ``("struct", ((key, v), ...))
 ``(op, a, b)`` for ``eq ne lt le gt ge add sub mul concat and or``, ``("not", a)``,
 ``("neg", a)``, ``("isnull", v)``, ``("notnull", v)``, ``("array_contains", array, lit)``.
 A script whose ``$`` nothing reads (``meta_unread``) evaluates ``let $key = v`` for ``v``'s
-checks only.
+checks only. Ports in ``routed`` lead through a routing-only ``grouper::bucket``, which reads
+``$class`` alone: an event leaving on one with a ``$class`` that is statically a string goes on
+to the bucket's target; with any other (or none assigned) the bucket fails it, so the row goes
+to Python. A branch whose cases all lead to one subtree is that subtree (its checks added).
 
 Invariant: on a row where no check on its path is TRUE, every value read on that path is
 non-null (absent keys are null in the struct, and each nullable read is checked) and the
@@ -29,7 +32,7 @@ from ..ast import script as S
 from .predicate import NotNative
 from .records import AlwaysPython, Rec, Val, rec_of
 from .typed_exprs import evaluate
-from .typed_values import CMP, as_bool, compare, equal, is_struct, seg_key
+from .typed_values import CMP, FALSE, TRUE, as_bool, compare, equal, glob_test, is_struct, seg_key
 
 DEFINITIONS = (S.Use, S.FnDef, S.Intrinsic)
 MAX_NODES = 400
@@ -44,25 +47,40 @@ class State:
     local: dict[str, Val | Rec] = field(default_factory=dict)
     checks: list = field(default_factory=list)
     line: tuple = ()  # the input struct's entries as read: ``("extend", ...)`` reuses the line
-    meta_unread: bool = False  # nothing reads the ``$`` the script leaves with
+    meta_unread: bool = False  # nothing reads the ``$`` the script leaves with (but ``routed``)
+    routed: frozenset[str] = frozenset()  # ports whose events a bucket routes by ``$class``
+    meta_class: Val | Rec | None = None  # ``$class`` as assigned (None: not assigned here)
 
     def fork(self) -> State:
         return State(
-            self.event.copy(), self.ports, dict(self.local), [], self.line, self.meta_unread
+            self.event.copy(),
+            self.ports,
+            dict(self.local),
+            [],
+            self.line,
+            self.meta_unread,
+            self.routed,
+            self.meta_class,
         )
 
 
 def typed_plan(
-    script: S.Script, schema: tuple, ports: dict[str, str], meta_unread: bool = False
+    script: S.Script,
+    schema: tuple,
+    ports: dict[str, str],
+    meta_unread: bool = False,
+    routed: frozenset[str] = frozenset(),
 ) -> tuple:
     """The typed plan of ``script`` over events of ``schema``; ``ports`` maps the script's
     output ports to job outputs; ``meta_unread``: nothing reads the ``$`` it leaves with
-    (``ScriptNode.meta_unread``). Raises NotNative (with the reason) when it does not lower."""
+    (``ScriptNode.meta_unread``) but the routing buckets of the ports in ``routed``. Raises
+    NotNative (with the reason) when it does not lower."""
     items = [item for item in script.items if not isinstance(item, DEFINITIONS)]
     if not items:
         raise NotNative("an empty script")
     event = rec_of(Val(("ev",), schema))
-    tree = run(items, State(event, ports, line=event.ir()[1], meta_unread=meta_unread))
+    state = State(event, ports, line=event.ir()[1], meta_unread=meta_unread, routed=routed)
+    tree = run(items, state)
     if _size(tree) > MAX_NODES:
         raise NotNative(f"the plan has more than {MAX_NODES} nodes")
     return tree
@@ -76,7 +94,7 @@ def run(items: list, st: State) -> tuple:
             if isinstance(item, S.Match):
                 return branch(item, items[i + 1 :], st)
             if isinstance(item, S.Drop):
-                return ("leaf", None, None, tuple(st.checks))
+                return ("leaf", None, None, _unique(st.checks))
             if isinstance(item, S.Emit):
                 value = ev(item.value, st) if item.value is not None else st.event
                 return _leaf(value, _port(item.port, st), st)
@@ -89,31 +107,40 @@ def run(items: list, st: State) -> tuple:
                 continue  # a value nothing reads (`case _ => null` before more statements)
             value = ev(item, st)
             if last:
-                return _leaf(value, st.ports.get("out"), st)
+                return _leaf(value, "out", st)
     except AlwaysPython:
         return ("python",)
     raise NotNative("a script that ends without a value")
 
 
-def _leaf(value: Val | Rec, port: str | None, st: State) -> tuple:
+def _leaf(value: Val | Rec, port: str, st: State) -> tuple:
+    """``value`` leaving on the script's ``port``."""
+    if port in st.routed and not (isinstance(st.meta_class, Val) and st.meta_class.typ == "string"):
+        return ("python",)  # the bucket fails an event without a string `$class`
     if not isinstance(value, Rec):
         raise NotNative("emits a value that is not a record")
-    if port is None:
+    if port not in st.ports:
         raise NotNative("emits to a port that is not a job output")
     ir = value.ir()
     if ir[1][: len(st.line)] == st.line:
         # The input's keys, unchanged and in order, then new ones: the output is the input line
         # (it fits, so it is what to_json writes) with the new keys appended.
         ir = ("extend", ir[1][len(st.line) :])
-    return ("leaf", port, ir, tuple(st.checks))
+    return ("leaf", st.ports[port], ir, _unique(st.checks))
 
 
-def _port(expr: S.Expr | None, st: State) -> str | None:
+def _port(expr: S.Expr | None, st: State) -> str:
+    """The script port an ``emit`` names: a literal, or a string known at compile time."""
     if expr is None:
-        return st.ports.get("out")
-    if not isinstance(expr, S.Literal) or not isinstance(expr.value, str):
+        return "out"
+    port = ev(expr, st)
+    if not isinstance(port, Val) or port.ir[0] != "lit" or not isinstance(port.ir[1], str):
         raise NotNative("emit to a computed port")
-    return st.ports.get(expr.value)
+    return port.ir[1]
+
+
+def _unique(checks: list) -> tuple:
+    return tuple(dict.fromkeys(checks))
 
 
 def branch(match: S.Match, rest: list, st: State) -> tuple:
@@ -123,27 +150,51 @@ def branch(match: S.Match, rest: list, st: State) -> tuple:
     for case in match.cases:
         cond = pattern(target, case.pattern, st)
         if case.guard is not None:
-            guard = ev(case.guard, st)
-            cond = ("and", cond, as_bool(guard, "guard"))
-        sub = st.fork()
-        cases.append((cond, run([*case.body, *rest], sub)))
-    return ("branch", tuple(st.checks), tuple(cases))
+            cond = both(cond, as_bool(ev(case.guard, st), "guard"))
+        if cond == FALSE:
+            continue  # never taken
+        cases.append((cond, run([*case.body, *rest], st.fork())))
+        if cond == TRUE:
+            break  # the later cases are never reached
+    return decided(_unique(st.checks), tuple(cases))
+
+
+def decided(checks: tuple, cases: tuple) -> tuple:
+    """The branch; when every case leads to one subtree and the last always matches, that
+    subtree under the branch's checks too (which case matched changes nothing)."""
+    if not cases or cases[-1][0] != TRUE or any(sub != cases[0][1] for _, sub in cases):
+        return ("branch", checks, cases)
+    tree = cases[0][1]
+    if tree[0] == "leaf":
+        return (*tree[:3], _unique([*checks, *tree[3]]))
+    if tree[0] == "branch":
+        return ("branch", _unique([*checks, *tree[1]]), tree[2])
+    return tree
+
+
+def both(a: tuple, b: tuple) -> tuple:
+    """Boolean IR ``a and b`` (literal operands folded)."""
+    if FALSE in (a, b):
+        return FALSE
+    if a == TRUE:
+        return b
+    return a if b == TRUE else ("and", a, b)
 
 
 def pattern(target: Val | Rec, pat: S.Pattern, st: State) -> tuple:
     """Boolean IR: does ``target`` match ``pat``?"""
     if isinstance(pat, S.AnyPattern):
-        return ("lit", True)
+        return TRUE
     if isinstance(pat, S.ExprPattern):
         return equal(target, ev(pat.expr, st), "eq")
     if not isinstance(pat, S.RecordPattern):
         raise NotNative(f"{type(pat).__name__} in a match")
     if not isinstance(target, Rec) and not is_struct(target):
-        return ("lit", False)
+        return FALSE
     rec = target if isinstance(target, Rec) else rec_of(target)
-    cond: tuple = ("lit", True)
+    cond: tuple = TRUE
     for fp in pat.fields:
-        cond = ("and", cond, _field_test(rec, fp, st))
+        cond = both(cond, _field_test(rec, fp, st))
     return cond
 
 
@@ -158,9 +209,18 @@ def _field_test(rec: Rec, fp: S.FieldPredicate, st: State) -> tuple:
     if fp.kind == "cmp" and fp.op in CMP and fp.expr is not None:
         value = rec.entries.get(fp.key)
         if value is None:
-            return ("lit", False)
-        test = compare(value, ev(fp.expr, st), CMP[fp.op])
-        return ("and", there, test)
+            return FALSE
+        return both(there, compare(value, ev(fp.expr, st), CMP[fp.op]))
+    if fp.kind == "record" and isinstance(fp.pattern, S.RecordPattern):
+        value = rec.entries.get(fp.key)
+        return FALSE if value is None else both(there, pattern(value, fp.pattern, st))
+    if fp.kind == "extract" and fp.extractor is not None and fp.extractor.name == "glob":
+        value = rec.entries.get(fp.key)
+        if value is None:
+            return FALSE
+        if not isinstance(value, Val) or value.typ != "string":
+            raise NotNative("a glob over a value that is not statically a string")
+        return both(there, glob_test(value.ir, fp.extractor.rule))
     raise NotNative(f"record-pattern field test `{fp.kind}`")
 
 
@@ -168,7 +228,9 @@ def assign(let: S.Let, st: State) -> None:
     """``let``: a local, the whole event, or a key path below ``event``."""
     target, value = let.target, ev(let.value, st)
     if st.meta_unread and S.is_meta_key(target):
-        return  # a dead store: only the value's checks count
+        if target.segments[0].name == "class":  # type: ignore[union-attr]
+            st.meta_class = value  # what a routing bucket reads
+        return  # otherwise a dead store: only the value's checks count
     if target.root == "local" and not target.segments:
         st.local[target.name or ""] = value
         return

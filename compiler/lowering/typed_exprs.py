@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ast import script as S
-from .predicate import NotNative
+from .predicate import I64, NotNative
 from .records import AlwaysPython, Rec, Val, field_of, rec_of
 from .typed_values import ARITH, CMP, as_bool, compare, literal_value, seg_key
 
@@ -33,6 +33,8 @@ def evaluate(expr: S.Expr, st: Any) -> Val | Rec:
         return patch(expr, st)
     if isinstance(expr, S.Call):
         return call(expr, st)
+    if isinstance(expr, S.StringInterp):
+        return interpolation(expr, st)
     if isinstance(expr, S.Merge):
         target, spec = _record(evaluate(expr.target, st)), evaluate(expr.spec, st)
         if not isinstance(spec, Rec):
@@ -48,7 +50,11 @@ _CONTAINED = ("string", "bigint", "boolean")
 
 def call(expr: S.Call, st: Any) -> Val:
     """The std functions with an exact native equivalent: ``array::contains(array, literal)``
-    of an array whose elements have the literal's type (a NULL element is unequal)."""
+    of an array whose elements have the literal's type (a NULL element is unequal), and
+    ``system::ingest_ns()`` (the event's ``ingest_ns`` column, as the Python path reads it)."""
+    if expr.module == ("tremor", "system") and expr.name == "ingest_ns" and not expr.args:
+        st.checks.append(("isnull", ("ingest",)))  # the Python path reads a missing one as 0
+        return Val(("ingest",), "bigint")
     if expr.module == ("std", "array") and expr.name == "contains" and len(expr.args) == 2:
         array, item = evaluate(expr.args[0], st), evaluate(expr.args[1], st)
         if (
@@ -126,12 +132,51 @@ def binary(expr: S.Binary, st: Any) -> Val:
         raise NotNative(f"operator `{expr.op}` on records")
     if expr.op in ARITH and left.typ == right.typ == "bigint":
         ir = (ARITH[expr.op], left.ir, right.ir)
-        # NULL: i64 overflow or `% 0` (Tremor's error); `%` is Rust's remainder, as Spark's
-        st.checks.append(("isnull", ir))
+        st.checks.extend(overflow_checks(ir))
         return Val(ir, "bigint")
     if expr.op == "+" and left.typ == right.typ == "string":
         return Val(("concat", left.ir, right.ir), "string")
     raise NotNative(f"operator `{expr.op}` on {left.typ} and {right.typ}")
+
+
+def overflow_checks(ir: tuple) -> list[tuple]:
+    """The checks that send a row where ``ir`` (integer arithmetic) fails to Python: NULL is an
+    i64 overflow or ``% 0`` (Tremor's error; ``%`` is Rust's remainder, as Spark's). Adding or
+    subtracting a literal overflows exactly when the other operand is past a bound: that range
+    test is cheaper, and a source's statistics can prune it (Parquet, Spark's cache)."""
+    op, left, right = ir
+    if op in ("add", "sub") and right[0] == "lit":
+        step = right[1] if op == "add" else -right[1]
+        return [_past_bound(left, step)] if step else []
+    if op == "add" and left[0] == "lit":
+        return [_past_bound(right, left[1])] if left[1] else []
+    return [("isnull", ir)]
+
+
+def _past_bound(value: tuple, step: int) -> tuple:
+    """``value + step`` (``step`` a non-zero int) leaves the i64 range."""
+    if step > 0:
+        return ("gt", value, ("lit", I64[1] - step))
+    return ("lt", value, ("lit", I64[0] - step))
+
+
+def interpolation(expr: S.StringInterp, st: Any) -> Val:
+    """``"a#{s}b"`` of string values: their concatenation (one literal when every part is)."""
+    parts: list[tuple] = []
+    for part in expr.parts:
+        value = evaluate(S.Literal(value=part) if isinstance(part, str) else part, st)
+        if not isinstance(value, Val) or value.typ != "string":
+            raise NotNative("interpolation of a value that is not statically a string")
+        if parts and parts[-1][0] == "lit" and value.ir[0] == "lit":
+            parts[-1] = ("lit", parts[-1][1] + value.ir[1])
+        elif value.ir != ("lit", ""):
+            parts.append(value.ir)
+    if not parts:
+        return Val(("lit", ""), "string")
+    ir = parts[0]
+    for part in parts[1:]:
+        ir = ("concat", ir, part)
+    return Val(ir, "string")
 
 
 def unary(expr: S.Unary, st: Any) -> Val:

@@ -27,14 +27,18 @@ def typed_job_plan(ir: G.ScriptGraph | G.PipelineGraph | Deployment, schema: tup
         return typed_plan(ir.body.script, schema, {port: port for port in ir.ports})
     if not isinstance(ir, G.PipelineGraph):
         raise NotNative("a flow (troy): the typed plan covers .tremor and .trickle jobs")
-    node, ports = _single_script(ir)
-    return typed_plan(node.body.script, schema, ports, meta_unread=node.meta_unread)
+    node, ports, routed = _single_script(ir)
+    # Past the script, `$` reaches only job outputs (which do not write it) and buckets.
+    meta_unread = node.meta_unread or bool(routed)
+    return typed_plan(node.body.script, schema, ports, meta_unread, frozenset(routed))
 
 
-def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]]:
-    """The one script between ``in`` and the outputs, and where each of its ports leads;
-    ``always_out`` buckets on the way are passthroughs (their ``out`` is where they lead)."""
-    passing = {n.name for n in graph.nodes if isinstance(n, G.OperatorNode) and n.always_out}
+def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str], set[str]]:
+    """The one script between ``in`` and the outputs, where each of its ports leads, and the
+    ports that lead through a bucket that routes by ``$class`` (``routes_only``, not
+    ``always_out``). Routing-only buckets on the way are passthroughs to where their ``out``
+    leads (their ``overflow`` leads there too)."""
+    passing = {n.name: n for n in graph.nodes if isinstance(n, G.OperatorNode) and n.routes_only}
     scripts = [n for n in graph.nodes if not isinstance(n, G.PortNode) and n.name not in passing]
     inputs = [n for n in graph.nodes if isinstance(n, G.PortNode) and n.direction == "from"]
     if len(scripts) != 1 or not isinstance(scripts[0], G.ScriptNode) or graph.errors:
@@ -44,6 +48,7 @@ def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]
         raise NotNative("the script keeps state, has named scripts or several inputs")
     outs = {n.name: n.port for n in graph.nodes if isinstance(n, G.PortNode)}
     ports: dict[str, str] = {}
+    routed: set[str] = set()
     for link in graph.links:
         if link.source == ("in", "out") and link.target == (node.name, "in"):
             continue
@@ -51,17 +56,19 @@ def _single_script(graph: G.PipelineGraph) -> tuple[G.ScriptNode, dict[str, str]
         if src in passing:
             continue  # followed from the script's side below
         if dst in passing and src == node.name and dst_port == "in":
+            if not passing[dst].always_out:
+                routed.add(port)
             dst = _through(dst, graph, outs)
         if src != node.name or dst not in outs or dst == "in" or dst_port != "in":
             raise NotNative("the script's outputs do not all go straight to job outputs")
         if ports.get(port, outs[dst]) != outs[dst]:
             raise NotNative("a script port leads to two job outputs")
         ports[port] = outs[dst]
-    return node, ports
+    return node, ports, routed
 
 
 def _through(bucket: str, graph: G.PipelineGraph, outs: dict[str, str]) -> str:
-    """The one job output an ``always_out`` bucket's ``out`` leads to (NotNative otherwise)."""
+    """The one job output a routing-only bucket's ``out`` leads to (NotNative otherwise)."""
     targets = [link.target for link in graph.links if link.source == (bucket, "out")]
     if len(targets) != 1 or targets[0][0] not in outs or targets[0][1] != "in":
         raise NotNative("a bucket that does not lead to one job output")
