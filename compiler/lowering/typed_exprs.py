@@ -12,7 +12,7 @@ from typing import Any
 from ..ast import script as S
 from .predicate import I64, NotNative
 from .records import AlwaysPython, Rec, Val, field_of, rec_of
-from .typed_values import ARITH, CMP, as_bool, compare, literal_value, seg_key
+from .typed_values import ARITH, CMP, as_bool, compare, literal_value, offset, seg_key
 
 
 def evaluate(expr: S.Expr, st: Any) -> Val | Rec:
@@ -144,12 +144,9 @@ def overflow_checks(ir: tuple) -> list[tuple]:
     i64 overflow or ``% 0`` (Tremor's error; ``%`` is Rust's remainder, as Spark's). Adding or
     subtracting a literal overflows exactly when the other operand is past a bound: that range
     test is cheaper, and a source's statistics can prune it (Parquet, Spark's cache)."""
-    op, left, right = ir
-    if op in ("add", "sub") and right[0] == "lit":
-        step = right[1] if op == "add" else -right[1]
-        return [_past_bound(left, step)] if step else []
-    if op == "add" and left[0] == "lit":
-        return [_past_bound(right, left[1])] if left[1] else []
+    base, step = offset(ir)
+    if base is not ir:
+        return [_past_bound(base, step)] if step else []
     return [("isnull", ir)]
 
 

@@ -66,14 +66,15 @@ _ORDER = {"lt": int.__lt__, "le": int.__le__, "gt": int.__gt__, "ge": int.__ge__
 def _known_order(a: tuple, b: tuple, op: str) -> tuple | None:
     """``x + c1 <op> x + c2`` of the same deterministic ``x`` is known: rows where an addition
     overflows went to Python first (its check), so both sides are exact integers."""
-    (base_a, step_a), (base_b, step_b) = _offset(a), _offset(b)
+    (base_a, step_a), (base_b, step_b) = offset(a), offset(b)
     if base_a != base_b or base_a[0] == "lit" or (step_a == step_b == 0):
         return None
     return ("lit", _ORDER[op](step_a, step_b))
 
 
-def _offset(ir: tuple) -> tuple[tuple, int]:
-    """``ir`` as ``(x, c)`` with ``ir = x + c`` (``c`` an int literal; 0 when none)."""
+def offset(ir: tuple) -> tuple[tuple, int]:
+    """``ir`` as ``(x, c)`` with ``ir = x + c`` (``c`` an int literal); ``(ir, 0)`` itself when
+    ``ir`` adds or subtracts no literal."""
     if ir[0] in ("add", "sub") and ir[2][0] == "lit" and type(ir[2][1]) is int:
         return ir[1], ir[2][1] if ir[0] == "add" else -ir[2][1]
     if ir[0] == "add" and ir[1][0] == "lit" and type(ir[1][1]) is int:
