@@ -18,7 +18,9 @@ JSON, with a reason naming the limit.
 from __future__ import annotations
 
 import base64
+import bisect
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -26,6 +28,7 @@ import orjson
 __all__ = [
     "canonical_json",
     "decode_json",
+    "row_decoders",
     "encode_json",
     "encode_json_pretty",
     "format_float",
@@ -82,6 +85,60 @@ def decode_json(text: str | bytes) -> Any:
         if len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
             _check_depth(text)
     return value
+
+
+def row_decoders(column: Any) -> list[Any]:
+    """Per row of an Arrow column of JSON texts (binary or string, nulls allowed), a function
+    that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where its
+    screens would run an exact check, ``orjson.loads`` (its common case, unchecked) elsewhere.
+
+    The screens run once over the column's data buffer, not once per row (per row they cost
+    more than the parse): digits are mapped to ``0`` and ``{`` to ``[``, then a run of 19 zeros
+    marks the rows it touches (also a run across two rows: conservative), and the openers are
+    counted per chunk of rows, row by row only in a chunk with more than :data:`MAX_DEPTH`.
+    Invariant: every row :func:`decode_json` would check gets :func:`decode_json`.
+    """
+    rows = len(column)
+    decoders: list[Any] = [orjson.loads] * rows
+    if not rows:
+        return decoders
+    _, offsets_buffer, data = column.buffers()
+    if data is None:
+        return decoders
+    import pyarrow.types as types
+
+    large = types.is_large_binary(column.type) or types.is_large_string(column.type)
+    width = "q" if large else "i"  # the offsets' width
+    offsets = memoryview(offsets_buffer).cast(width)[column.offset : column.offset + rows + 1]
+    start = offsets[0]
+    screened = memoryview(data)[start : offsets[rows]].tobytes().translate(_SCREEN)
+    for row in _rows_with_run(screened, offsets, start):
+        decoders[row] = decode_json
+    for first in range(0, rows, _CHUNK):
+        last = min(first + _CHUNK, rows)
+        if screened.count(b"[", offsets[first] - start, offsets[last] - start) <= MAX_DEPTH:
+            continue
+        for row in range(first, last):
+            begin, end = offsets[row] - start, offsets[row + 1] - start
+            if end - begin > 2 * MAX_DEPTH and screened.count(b"[", begin, end) > MAX_DEPTH:
+                decoders[row] = decode_json
+    return decoders
+
+
+_CHUNK = 32
+"""Rows whose openers :func:`row_decoders` counts at once (fewer calls; a chunk over the limit
+is counted again row by row)."""
+
+
+def _rows_with_run(screened: bytes, offsets: Any, start: int) -> Iterator[int]:
+    """The rows that a run of 19 screened zeros in ``screened`` (the column's rows one after
+    another, row ``r`` at ``offsets[r] - start``) touches."""
+    at = screened.find(_RUN)
+    while at >= 0:
+        first = bisect.bisect_right(offsets, at + start) - 1
+        last = bisect.bisect_right(offsets, at + start + len(_RUN) - 1) - 1
+        yield from range(first, last + 1)
+        at = screened.find(_RUN, offsets[last + 1] - start)
 
 
 def _too_deep() -> str:

@@ -40,7 +40,6 @@ import gc
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
 from itertools import accumulate, chain
 from typing import Any
 
@@ -50,7 +49,7 @@ from .event_meta import decode_meta, encode_meta
 from .fused import ChainStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import decode_json, encode_json
+from .jsonio import decode_json, encode_json, row_decoders
 from .operators import BucketRoute
 from .ports import METRICS_PORT
 
@@ -115,12 +114,13 @@ def stage_mapper(
         reads = entry_parts is not None or any(
             member in spec.inputs for member in stages[index].members
         )
-        if entry_parts is not None:
-            feed = partial(runner.feed_entry, entry_parts)
-        else:
-            feed = runner.feed_source if reads else runner.feed
         for batch in batches:
-            feed(source_columns(batch) if reads else batch.to_pydict())
+            if entry_parts is not None:
+                runner.feed_entry(entry_parts, source_columns(batch))
+            elif reads:
+                runner.feed_source(source_columns(batch), row_decoders(batch.column("value")))
+            else:
+                runner.feed(batch.to_pydict())
             if len(runner.rows) >= BATCH_ROWS:
                 yield runner.take()
         if flush and runner.seen:
@@ -211,7 +211,7 @@ class _Runner:
             (
                 _path_array(columns[name])
                 if name == "path"
-                else pa.array(columns[name], schema.field(name).type)
+                else _array(columns[name], schema.field(name).type, name in _MOSTLY_SAME)
             )
             for name in schema.names
         ]
@@ -219,10 +219,11 @@ class _Runner:
 
     # Input ------------------------------------------------------------------------------------
 
-    def feed_source(self, cols: dict[str, list[Any]]) -> None:
+    def feed_source(self, cols: dict[str, list[Any]], decoders: list[Any] | None = None) -> None:
         """Input events ``stream, seq, value, ingest_ns, origin[, meta]``: decoded, pushed in
         (a line that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`;
-        ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`)."""
+        ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`). ``decoders``: per
+        row, the JSON decoder the batch's screens chose (:func:`~.jsonio.row_decoders`)."""
         origins = cols.get("origin") or [None] * len(cols["seq"])
         streams, metas = cols["stream"], cols.get("meta") or [None] * len(cols["seq"])
         one = streams[0] if streams and streams.count(streams[0]) == len(streams) else None
@@ -235,7 +236,9 @@ class _Runner:
                 self.seen = True
             chain = one in self.chains and self.repeats is None
             feed = self._feed_chain if chain else self._feed_fused
-            feed(one, cols["seq"], texts, cols["ingest_ns"], origins)
+            if decoders is None:
+                decoders = [decode_json] * len(texts)
+            feed(one, cols["seq"], texts, cols["ingest_ns"], origins, decoders)
             return
         rows = zip(
             streams,
@@ -349,7 +352,9 @@ class _Runner:
             return HOME
         return pid_of(keyed[0][1][0], parts)
 
-    def _feed_fused(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
+    def _feed_fused(
+        self, stream: str, seqs: list, texts: list, nss: list, origins: list, decoders: list
+    ) -> None:
         """:meth:`feed_source` for rows of one ``stream`` that has a fused run, without
         metadata or a connector's ``err`` record, into a stage whose job outputs are not carried
         on: the same rows, the steps of :meth:`_emit` inlined (this loop is a stateless job's
@@ -357,9 +362,9 @@ class _Runner:
         row that does not decode as JSON (the end-of-input signal, a codec's error mark: no JSON
         starts with NUL) takes :meth:`_value_of`."""
         append, run, repeats = self.rows.append, self.fused[stream], self.repeats
-        for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
+        for seq, text, ns, origin, decode in zip(seqs, texts, nss, origins, decoders, strict=True):
             try:
-                value = decode_json(text)
+                value = decode(text)
             except Exception:  # noqa: BLE001 - _value_of names the reason
                 value = self._value_of(stream, seq, text, origin)
                 if value is _NOTHING:
@@ -394,7 +399,9 @@ class _Runner:
                 previous = (name, encoded)
                 rows.append((seq, [index], -1, name, None, None, encoded))
 
-    def _feed_chain(self, stream: str, seqs: list, texts: list, nss: list, origins: list) -> None:
+    def _feed_chain(
+        self, stream: str, seqs: list, texts: list, nss: list, origins: list, decoders: list
+    ) -> None:
         """:meth:`_feed_fused` for a stream whose fused run is a chain
         (:func:`~runtime_support.fused.fused_chains`): the first step's
         :meth:`~runtime_support.graph.ScriptOperator.outcome` inlined (a script's, or that of a
@@ -404,9 +411,9 @@ class _Runner:
         first, rest = self.chains[stream][0], self.chains[stream][1:]
         op, exits, onward = first.op, first.exits, first.onward
         entry, ctx = op.entry, op.ctx
-        for seq, text, ns, origin in zip(seqs, texts, nss, origins, strict=True):
+        for seq, text, ns, origin, decode in zip(seqs, texts, nss, origins, decoders, strict=True):
             try:
-                value = decode_json(text)
+                value = decode(text)
             except Exception:  # noqa: BLE001 - _value_of names the reason
                 value = self._value_of(stream, seq, text, origin)
                 if value is _NOTHING:
@@ -793,12 +800,36 @@ def _encoded(value: Any) -> str:
 
 def _path_array(paths: list[list[int]]) -> Any:
     """The ``path`` column built from its flat values and offsets (pyarrow converts a list of
-    Python lists element by element, about twenty times slower)."""
+    Python lists element by element, about twenty times slower); one path shared by every row
+    (a fused chain's ``[0]``) is repeated, not read row by row."""
     import pyarrow as pa
 
-    offsets = list(accumulate(map(len, paths), initial=0))
-    flat = list(chain.from_iterable(paths))
-    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(flat, pa.int64()))
+    rows = len(paths)
+    if rows and paths.count(paths[0]) == rows:
+        size = len(paths[0])
+        ends = pa.arange(0, size * rows + 1, size) if size else pa.array([0] * (rows + 1))
+        offsets, flat = ends.cast(pa.int32()), pa.array(paths[0] * rows, pa.int64())
+    else:
+        offsets = pa.array(list(accumulate(map(len, paths), initial=0)), pa.int32())
+        flat = pa.array(list(chain.from_iterable(paths)), pa.int64())
+    return pa.ListArray.from_arrays(offsets, flat)
+
+
+_MOSTLY_SAME = frozenset(("stage", "target", "key", "event"))
+"""The row columns that usually hold one value in a whole batch (job outputs on one port)."""
+
+
+def _array(values: list[Any], kind: Any, mostly_same: bool) -> Any:
+    """The Arrow array of one row column; with ``mostly_same``, a column of one repeated value
+    is made from that value (``list.count`` compares identical objects at C speed) instead of
+    converting each row."""
+    import pyarrow as pa
+
+    if mostly_same and values and values.count(values[0]) == len(values):
+        if values[0] is None:
+            return pa.nulls(len(values), kind)
+        return pa.repeat(pa.scalar(values[0], kind), len(values))
+    return pa.array(values, kind)
 
 
 def arrow_row_schema(repeats: bool = False):

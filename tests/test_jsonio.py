@@ -1,5 +1,6 @@
 """Tests for runtime_support.jsonio: Tremor's JSON reading and writing."""
 
+import json
 import math
 
 import pytest
@@ -163,3 +164,65 @@ def test_the_inlined_encoder_agrees_on_floats_and_binaries(v):
     from runtime_support.jsonio import _dumps
 
     assert encode_json(v) == _dumps(v)
+
+
+def _outcome(decode, line):
+    try:
+        return ("value", encode_json(decode(line)))
+    except ValueError as err:
+        return ("error", str(err))
+
+
+def _texts(lines, kind):
+    import pyarrow as pa
+
+    return pa.array(lines, kind)
+
+
+@pytest.mark.parametrize("kind", ["binary", "large_binary"])
+def test_row_decoders_agree_with_decode_json_on_every_line(kind):
+    """Whatever a batch holds, each row's decoder gives decode_json's value or error."""
+    from runtime_support.jsonio import row_decoders
+
+    lines = [line for line in LINES if not line.startswith(b"\x00")] + [None]
+    decoders = row_decoders(_texts(lines, kind))
+    for line, decode in zip(lines[:-1], decoders, strict=False):
+        assert _outcome(decode, line) == _outcome(decode_json, line), line
+
+
+def test_row_decoders_check_exactly_the_risky_rows():
+    """Rows decode_json would check (19-digit runs, more than 254 openers) get it; others the
+    plain parse; a run across two rows marks both (conservative)."""
+    import orjson
+
+    from runtime_support.jsonio import row_decoders
+
+    deep = b"[" * 255 + b"]" * 255
+    many_flat = b"[" + b"[]," * 300 + b"[]]"  # 301 openers, depth 2: checked, not refused
+    lines = [b"1", b'{"big": 18446744073709551616}', b'"x"', deep]
+    lines += [b"12345678901", b"123456789012", b"2"]  # a run of 23 digits across rows 4 and 5
+    lines += [many_flat] + [b"[[1]]"] * 40
+    decoders = row_decoders(_texts(lines, "binary"))
+    checked = [i for i, decode in enumerate(decoders) if decode is decode_json]
+    assert checked == [1, 3, 4, 5, 7]
+    assert all(decoders[i] is orjson.loads for i in range(len(lines)) if i not in checked)
+    assert _outcome(decoders[7], many_flat)[0] == "value"
+
+
+def test_row_decoders_read_a_sliced_column():
+    """A column that is a slice of a larger one (a non-zero offset) is screened on its rows."""
+    from runtime_support.jsonio import row_decoders
+
+    lines = [b"1", b"[18446744073709551616]", b"2", b"[18446744073709551616]", b"3"]
+    column = _texts(lines, "binary").slice(2, 3)
+    decoders = row_decoders(column)
+    assert [decode is decode_json for decode in decoders] == [False, True, False]
+
+
+@given(st.lists(st.one_of(st.integers(), st.floats(allow_nan=False), json_values), max_size=8))
+def test_row_decoders_agree_with_decode_json_on_generated_rows(values):
+    from runtime_support.jsonio import row_decoders
+
+    lines = [json.dumps(v).encode() for v in values]  # any integer, also out of range
+    for line, decode in zip(lines, row_decoders(_texts(lines, "binary")), strict=True):
+        assert _outcome(decode, line) == _outcome(decode_json, line)
