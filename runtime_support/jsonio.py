@@ -18,9 +18,7 @@ JSON, with a reason naming the limit.
 from __future__ import annotations
 
 import base64
-import bisect
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -92,53 +90,51 @@ def row_decoders(column: Any) -> list[Any]:
     that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where its
     screens would run an exact check, ``orjson.loads`` (its common case, unchecked) elsewhere.
 
-    The screens run once over the column's data buffer, not once per row (per row they cost
-    more than the parse): digits are mapped to ``0`` and ``{`` to ``[``, then a run of 19 zeros
-    marks the rows it touches (also a run across two rows: conservative), and the openers are
-    counted per chunk of rows, row by row only in a chunk with more than :data:`MAX_DEPTH`.
-    Invariant: every row :func:`decode_json` would check gets :func:`decode_json`.
+    The screens run with numpy over the column's data buffer at once, not per row (per row they
+    cost more than the parse): a run of 19 digits marks the rows it touches (also a run across
+    two rows: conservative), and so does a row longer than 2 × :data:`MAX_DEPTH` bytes with
+    more than :data:`MAX_DEPTH` openers (``[`` or ``{``, inside strings too, as decode_json
+    counts them). Invariant: every row :func:`decode_json` would check gets :func:`decode_json`.
     """
     rows = len(column)
     decoders: list[Any] = [orjson.loads] * rows
-    if not rows:
+    if not rows or column.buffers()[2] is None:
         return decoders
-    _, offsets_buffer, data = column.buffers()
-    if data is None:
-        return decoders
-    import pyarrow.types as types
-
-    large = types.is_large_binary(column.type) or types.is_large_string(column.type)
-    width = "q" if large else "i"  # the offsets' width
-    offsets = memoryview(offsets_buffer).cast(width)[column.offset : column.offset + rows + 1]
-    start = offsets[0]
-    screened = memoryview(data)[start : offsets[rows]].tobytes().translate(_SCREEN)
-    for row in _rows_with_run(screened, offsets, start):
+    for row in _risky_rows(column):
         decoders[row] = decode_json
-    for first in range(0, rows, _CHUNK):
-        last = min(first + _CHUNK, rows)
-        if screened.count(b"[", offsets[first] - start, offsets[last] - start) <= MAX_DEPTH:
-            continue
-        for row in range(first, last):
-            begin, end = offsets[row] - start, offsets[row + 1] - start
-            if end - begin > 2 * MAX_DEPTH and screened.count(b"[", begin, end) > MAX_DEPTH:
-                decoders[row] = decode_json
     return decoders
 
 
-_CHUNK = 32
-"""Rows whose openers :func:`row_decoders` counts at once (fewer calls; a chunk over the limit
-is counted again row by row)."""
+def _risky_rows(column: Any) -> Any:
+    """The rows :func:`row_decoders` gives :func:`decode_json` (numpy indices, ascending)."""
+    import numpy as np
+    import pyarrow.types as types
+
+    _, offsets_buffer, data_buffer = column.buffers()
+    rows = len(column)
+    large = types.is_large_binary(column.type) or types.is_large_string(column.type)
+    width = np.int64 if large else np.int32
+    offsets = np.frombuffer(offsets_buffer, width, rows + 1, column.offset * width().itemsize)
+    starts, ends = offsets[:-1] - offsets[0], offsets[1:] - offsets[0]
+    data = np.frombuffer(data_buffer, np.uint8, int(ends[-1]), int(offsets[0]))
+    runs = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
+    for shift in _RUN_SHIFTS:  # runs[i]: data[i : i + 2, 4, 8, 16, 19] are all digits
+        runs = runs[:-shift] & runs[shift:]
+    marked = np.zeros(rows, bool)
+    at = np.flatnonzero(runs)
+    if len(at):  # the rows of each run's first and last digit, and any between
+        first = np.searchsorted(ends, at, "right")
+        last = np.searchsorted(ends, at + len(_RUN) - 1, "right")
+        for low, high in zip(first.tolist(), last.tolist(), strict=True):
+            marked[low : high + 1] = True
+    openers = np.flatnonzero((data | 0x20) == ord("{"))  # "[" | 0x20 == "{", no other byte
+    counts = np.searchsorted(openers, ends) - np.searchsorted(openers, starts)
+    marked |= (counts > MAX_DEPTH) & (ends - starts > 2 * MAX_DEPTH)
+    return np.flatnonzero(marked).tolist()
 
 
-def _rows_with_run(screened: bytes, offsets: Any, start: int) -> Iterator[int]:
-    """The rows that a run of 19 screened zeros in ``screened`` (the column's rows one after
-    another, row ``r`` at ``offsets[r] - start``) touches."""
-    at = screened.find(_RUN)
-    while at >= 0:
-        first = bisect.bisect_right(offsets, at + start) - 1
-        last = bisect.bisect_right(offsets, at + start + len(_RUN) - 1) - 1
-        yield from range(first, last + 1)
-        at = screened.find(_RUN, offsets[last + 1] - start)
+_RUN_SHIFTS = (1, 2, 4, 8, 3)
+"""Shifts whose successive ``&`` turn a digit mask into the starts of runs of 19 digits."""
 
 
 def _too_deep() -> str:

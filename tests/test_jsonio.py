@@ -200,7 +200,7 @@ def test_row_decoders_check_exactly_the_risky_rows():
     deep = b"[" * 255 + b"]" * 255
     many_flat = b"[" + b"[]," * 300 + b"[]]"  # 301 openers, depth 2: checked, not refused
     lines = [b"1", b'{"big": 18446744073709551616}', b'"x"', deep]
-    lines += [b"12345678901", b"123456789012", b"2"]  # a run of 23 digits across rows 4 and 5
+    lines += [b"12345678901", b"123456789012", b'"y"']  # a run of 23 digits across rows 4 and 5
     lines += [many_flat] + [b"[[1]]"] * 40
     decoders = row_decoders(_texts(lines, "binary"))
     checked = [i for i, decode in enumerate(decoders) if decode is decode_json]
