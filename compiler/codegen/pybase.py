@@ -73,6 +73,12 @@ class FnState:
     assigned: set[str] = field(default_factory=set)
     plain_locals: set[str] = field(default_factory=set)
     uses_depth: bool = False
+    read_ok: set[tuple[str, ...]] = field(default_factory=set)
+    """Field paths of ``event`` read without error on every way here, ``event`` unchanged
+    since: a read of one of them cannot fail (see :meth:`Base.branch`, ``StmtGen.let``)."""
+    event_stores: int = 0
+    """How many stores into ``event`` were compiled so far (a branch that adds one forgets
+    :attr:`read_ok` after it)."""
 
 
 class Base:
@@ -185,12 +191,22 @@ class Base:
 
     @contextmanager
     def branch(self) -> Iterator[None]:
-        """Code that may not run: assignments inside do not count as definite afterwards."""
-        saved = set(self.fn.assigned)
+        """Code that may not run: assignments and reads inside do not count as definite
+        afterwards; a store into ``event`` inside forgets every known read."""
+        saved, reads, stores = set(self.fn.assigned), set(self.fn.read_ok), self.fn.event_stores
         try:
             yield
         finally:
             self.fn.assigned = saved
+            self.fn.read_ok = reads if self.fn.event_stores == stores else set()
+
+    @contextmanager
+    def loop_body(self) -> Iterator[None]:
+        """Code that may run again after itself: no read is known inside (a later store into
+        ``event`` in the body would make it stale on the next round)."""
+        with self.branch():
+            self.fn.read_ok = set()
+            yield
 
     # -- module-level bindings --------------------------------------------------------------
 

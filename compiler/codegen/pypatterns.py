@@ -13,7 +13,7 @@ from runtime_support.script_rt import LITERAL_RUN
 from ..ast import script as ast
 from .pybase import INDENT
 from .pyexpr import tuple_code
-from .pystmts import Finish, StmtGen
+from .pystmts import Finish, StmtGen, event_field
 
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
 
@@ -23,6 +23,9 @@ class PatternGen(StmtGen):
 
     def match(self, e: ast.Match, finish: Finish | None) -> None:
         subject = self.spill(self.expr(e.target))
+        read = event_field(e.target)
+        if read is not None and self.fn.is_entry:
+            self.fn.read_ok.add(read)  # every case (and what follows) runs after this read
         no_match_site = self.site(e.span, e.span, expand=2)
         self.clauses(e.cases, subject, finish, no_match_site)
 

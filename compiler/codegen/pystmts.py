@@ -113,12 +113,19 @@ class StmtGen(ExprGen):
         target = e.target
         if target.root == "state":
             self.assigns_state = True
+        if target.root == "event":
+            self.fn.read_ok = set()
+            self.fn.event_stores += 1
         if not need and self.meta_unread and self.fn.is_entry and ast.is_meta_key(target):
-            # a dead store (``$`` is a record, so it cannot fail): only the value's errors stay
-            if not isinstance(e.value, ast.Literal):
+            # a dead store (``$`` is a record, so it cannot fail): only the value's errors stay,
+            # none for a read of ``event`` that already succeeded on every way here
+            read = event_field(e.value)
+            if not isinstance(e.value, ast.Literal) and read not in self.fn.read_ok:
                 value = self.expr(e.value)
                 if not is_atomic(value):
                     self.line(value)
+                if read is not None:
+                    self.fn.read_ok.add(read)
             return None
         site = self.site(Span(target.span.start, e.value.span.end), expand=2)
         value = self.expr(e.value)
@@ -187,7 +194,7 @@ class StmtGen(ExprGen):
             self.line(f"{acc} = {self.rt('fold_init')}({self.expr(e.into)})")
         key, val = self.temp(), self.temp()
         self.line(f"for {key}, {val} in {self.rt('items_of')}({target}):")
-        with self.indented(), self.branch():
+        with self.indented(), self.loop_body():
             for i, case in enumerate(e.cases):
                 self.for_case(e, case, i, key, val, acc, op, finish is not None)
                 if case.guard is None:
@@ -268,3 +275,12 @@ class StmtGen(ExprGen):
         t_site = self.site(e.target.span, e.span)
         s_site = self.site(e.spec.span, e.span)
         return f"{self.rt('merge')}({target}, {spec}, {t_site}, {s_site})"
+
+
+def event_field(e: ast.Expr) -> tuple[str, ...] | None:
+    """The field names of ``e`` when it is a path of fields into ``event`` (``event.a.b``)."""
+    if not isinstance(e, ast.Path) or e.root != "event" or not e.segments:
+        return None
+    if not all(isinstance(seg, ast.FieldSeg) for seg in e.segments):
+        return None
+    return tuple(seg.name for seg in e.segments)  # type: ignore[attr-defined]
