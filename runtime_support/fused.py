@@ -86,12 +86,35 @@ class SelectStep(_ScriptLike):
     def __init__(self, op: SelectOperator) -> None:
         super().__init__()
         self.emitted = op.emitted
+        spec = op.spec
+        group = spec.group
+        if spec.where is None and spec.having is None and spec.target_is_event and group:
+            if group.kind == "expr":
+                self._group_entry = group.code.entry  # type: ignore[union-attr]
+                self._group_ctx = op._plain_ctx  # what emitted() runs its clauses with
+                self.entry = self._checked_event  # type: ignore[method-assign]
 
     def entry(self, value: Any, meta: Any, state: Any, ctx: EventContext) -> tuple:
         values = self.emitted(value, meta, ctx.ingest_ns, ctx.origin_uri)
         if type(values) is Failure:
             return "error", values.value, meta, state
         return ("out", values[0], meta, state) if values else (None, None, meta, state)
+
+    def _checked_event(self, value: Any, meta: Any, state: Any, ctx: EventContext) -> tuple:
+        """:meth:`entry` of ``select event … group by x`` with no other clause: the event once
+        its group expression ran without error; on an error :meth:`entry` runs again and builds
+        the select's failure (a group expression has no effect to repeat)."""
+        group_ctx = self._group_ctx
+        group_ctx.ingest_ns, group_ctx.origin_uri, group_ctx.group = (
+            ctx.ingest_ns,
+            ctx.origin_uri,
+            None,
+        )
+        try:
+            self._group_entry(value, meta, None, group_ctx)
+        except Exception:  # noqa: BLE001 - the general entry reports it as the select does
+            return SelectStep.entry(self, value, meta, state, ctx)
+        return "out", value, meta, state
 
 
 class ForwardStep(_ScriptLike):

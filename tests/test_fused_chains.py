@@ -98,6 +98,20 @@ select event from s/err into err;
 
 FORWARD = "select event from in into out;"  # no node left: the stream links to `out`
 
+GROUPED = """
+define script s
+script
+  match event of
+    case %{ kind == "error" } => emit event => "err"
+    case _ => event
+  end
+end;
+create script s;
+select event from in group by event.kind into s;
+select event from s into out;
+select event from s/err into err;
+"""  # the select only checks its group (SelectStep._checked_event)
+
 LINES: list[Any] = [
     b'{"n": 1}',
     b'{"kind": "drop"}',
@@ -139,8 +153,8 @@ def _columns(lines: list[Any], origins: list[Any]) -> dict[str, list[Any]]:
 
 @pytest.mark.parametrize(
     "program",
-    [TWO_SCRIPTS, ONE_SCRIPT, ROUTED, SELECTED, FORWARD],
-    ids=["two scripts", "one script", "routed", "select first", "forward"],
+    [TWO_SCRIPTS, ONE_SCRIPT, ROUTED, SELECTED, GROUPED, FORWARD],
+    ids=["two scripts", "one script", "routed", "select first", "group only", "forward"],
 )
 @pytest.mark.parametrize("with_source_error", [False, True], ids=["lines", "source error"])
 def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: bool) -> None:
@@ -153,7 +167,7 @@ def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: b
     assert "in" in chained.chains
     if program is ROUTED:  # the bucket, proven routing-only, is the chain's second step
         assert type(chained.chains["in"][1].op) is BucketRoute
-    if program is SELECTED:  # the select (one group per event) is the chain's first step
+    if program in (SELECTED, GROUPED):  # the select (one group per event) is the first step
         assert type(chained.chains["in"][0].op) is SelectStep
     if program is FORWARD:
         assert type(chained.chains["in"][0].op) is ForwardStep
@@ -164,7 +178,7 @@ def test_a_chain_gives_the_general_run_s_rows(program: str, with_source_error: b
     got, expected = chained.columns(), general.columns()
     assert got == expected
     assert {"out", "err"} <= set(got["target"])
-    if program is SELECTED:  # failed in `where` (no `n`) or `group by` (no `kind`)
+    if program in (SELECTED, GROUPED):  # failed in `where` (no `n`) or `group by` (no `kind`)
         assert "error_log" in got["target"]
     assert chained.seen and general.seen
 
