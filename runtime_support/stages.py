@@ -118,7 +118,7 @@ def stage_mapper(
             if entry_parts is not None:
                 runner.feed_entry(entry_parts, source_columns(batch))
             elif reads:
-                runner.feed_source(source_columns(batch), row_decoders(batch.column("value")))
+                runner.feed_source(source_columns(batch), batch.column("value"))
             else:
                 runner.feed(batch.to_pydict())
             if len(runner.rows) >= BATCH_ROWS:
@@ -219,11 +219,12 @@ class _Runner:
 
     # Input ------------------------------------------------------------------------------------
 
-    def feed_source(self, cols: dict[str, list[Any]], decoders: list[Any] | None = None) -> None:
+    def feed_source(self, cols: dict[str, list[Any]], column: Any = None) -> None:
         """Input events ``stream, seq, value, ingest_ns, origin[, meta]``: decoded, pushed in
         (a line that is no event is one ``err`` record, see :mod:`runtime_support.input_lines`;
-        ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`). ``decoders``: per
-        row, the JSON decoder the batch's screens chose (:func:`~.jsonio.row_decoders`)."""
+        ``meta``: the ``$`` record, see :mod:`runtime_support.event_meta`). ``column``: the
+        batch's Arrow ``value`` column, whose JSON screens a fused stream runs once for the
+        batch (:func:`~.jsonio.row_decoders`)."""
         origins = cols.get("origin") or [None] * len(cols["seq"])
         streams, metas = cols["stream"], cols.get("meta") or [None] * len(cols["seq"])
         one = streams[0] if streams and streams.count(streams[0]) == len(streams) else None
@@ -236,8 +237,7 @@ class _Runner:
                 self.seen = True
             chain = one in self.chains and self.repeats is None
             feed = self._feed_chain if chain else self._feed_fused
-            if decoders is None:
-                decoders = [decode_json] * len(texts)
+            decoders = [decode_json] * len(texts) if column is None else row_decoders(column)
             feed(one, cols["seq"], texts, cols["ingest_ns"], origins, decoders)
             return
         rows = zip(
