@@ -26,11 +26,11 @@ import orjson
 __all__ = [
     "canonical_json",
     "decode_json",
-    "row_decoders",
     "encode_json",
     "encode_json_pretty",
     "format_float",
     "interp_str",
+    "row_decoders",
 ]
 
 MAX_DEPTH = 254
