@@ -18,6 +18,14 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
 
 
+def pytest_configure(config):
+    """Every Spark driver of the run starts faster (see :mod:`tests.fast_jvm`)."""
+    if not config.option.collectonly:
+        from .fast_jvm import fast_test_jvms
+
+        fast_test_jvms(ROOT)
+
+
 @pytest.fixture(scope="session")
 def spark():
     """One local SparkSession for the whole run (starting one costs ~5 s)."""
