@@ -93,10 +93,10 @@ def fast_test_jvms(root: Path) -> None:
         return
     options = [os.environ.get("SPARK_SUBMIT_OPTS", ""), C1_ONLY]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    archive = cache / "tremorc-tests" / f"spark-{_digest()}.jsa"
     try:
+        archive = cache / "tremorc-tests" / f"spark-{_digest()}.jsa"
         recorded = archive.is_file() or _record(archive, root)
-    except (OSError, subprocess.SubprocessError):  # no cache folder, a hung training run
+    except (OSError, subprocess.SubprocessError):  # no java, no cache folder, a hung training
         recorded = False
     if recorded:
         options += [f"-XX:SharedArchiveFile={archive}", QUIET_JVM_LOG]
