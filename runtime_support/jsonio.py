@@ -28,6 +28,7 @@ __all__ = [
     "decode_json",
     "encode_json",
     "encode_json_pretty",
+    "encode_json_utf8",
     "format_float",
     "interp_str",
     "row_decoders",
@@ -90,11 +91,12 @@ def row_decoders(column: Any) -> list[Any]:
     that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where its
     screens would run an exact check, ``orjson.loads`` (its common case, unchecked) elsewhere.
 
-    The screens run with numpy over the column's data buffer at once, not per row (per row they
-    cost more than the parse): a run of 19 digits marks the rows it touches (also a run across
-    two rows: conservative), and so does a row longer than 2 × :data:`MAX_DEPTH` bytes with
-    more than :data:`MAX_DEPTH` openers (``[`` or ``{``, inside strings too, as decode_json
-    counts them). Invariant: every row :func:`decode_json` would check gets :func:`decode_json`.
+    The screens run with numpy over chunks of the column's data buffer, not per row (per row
+    they cost more than the parse): a run of 19 digits marks the rows it touches (a run across
+    two rows of one chunk: both, conservative), and so does a row longer than 2 ×
+    :data:`MAX_DEPTH` bytes with more than :data:`MAX_DEPTH` openers (``[`` or ``{``, inside
+    strings too, as decode_json counts them). Invariant: every row :func:`decode_json` would
+    check gets :func:`decode_json`.
     """
     rows = len(column)
     decoders: list[Any] = [orjson.loads] * rows
@@ -105,8 +107,10 @@ def row_decoders(column: Any) -> list[Any]:
     return decoders
 
 
-def _risky_rows(column: Any) -> Any:
-    """The rows :func:`row_decoders` gives :func:`decode_json` (numpy indices, ascending)."""
+def _risky_rows(column: Any) -> list[int]:
+    """The rows :func:`row_decoders` gives :func:`decode_json` (ascending), screened in chunks
+    of whole rows of about :data:`_CHUNK_BYTES` (so numpy's temporaries stay in the CPU's
+    cache: on a whole 10,000-row batch every pass went to memory)."""
     import numpy as np
     import pyarrow.types as types
 
@@ -115,24 +119,53 @@ def _risky_rows(column: Any) -> Any:
     large = types.is_large_binary(column.type) or types.is_large_string(column.type)
     width = np.int64 if large else np.int32
     offsets = np.frombuffer(offsets_buffer, width, rows + 1, column.offset * width().itemsize)
-    starts, ends = offsets[:-1] - offsets[0], offsets[1:] - offsets[0]
-    data = np.frombuffer(data_buffer, np.uint8, int(ends[-1]), int(offsets[0]))
-    runs = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
-    for shift in _RUN_SHIFTS:  # runs[i]: data[i : i + 2, 4, 8, 16, 19] are all digits
-        runs = runs[:-shift] & runs[shift:]
-    marked = np.zeros(rows, bool)
-    at = np.flatnonzero(runs)
-    if len(at):  # the rows of each run's first and last digit, and any between
-        first = np.searchsorted(ends, at, "right")
+    first_byte = int(offsets[0])
+    offsets = offsets - first_byte
+    data = np.frombuffer(data_buffer, np.uint8, int(offsets[-1]), first_byte)
+    cuts = np.searchsorted(offsets, np.arange(0, int(offsets[-1]), _CHUNK_BYTES), "right") - 1
+    bounds = sorted({*cuts.tolist(), rows})
+    marked: list[int] = []
+    for low, high in zip(bounds[:-1], bounds[1:], strict=True):
+        at = int(offsets[low])
+        chunk = data[at : int(offsets[high])]
+        found = _risky_in_chunk(chunk, offsets[low:high] - at, offsets[low + 1 : high + 1] - at)
+        marked.extend(row + low for row in found)
+    return marked
+
+
+def _risky_in_chunk(data: Any, starts: Any, ends: Any) -> list[int]:
+    """:func:`_risky_rows` of the rows ``[starts[i], ends[i])`` of one chunk of bytes ``data``
+    (a run of 19 digits that crosses rows marks each of them: conservative)."""
+    import numpy as np
+
+    digits = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
+    marked = np.zeros(len(starts), bool)
+    # A run of 19 digits covers 4 whole 4-byte blocks of the chunk (4 × 4 + 3 bytes): blocks
+    # of 4 digits, 4 in a row, are the cheap screen; the exact marking runs on chunks that pass.
+    whole = len(digits) // 4 * 4
+    quads = digits[:whole].view(np.uint32) == _FOUR_DIGITS
+    if (quads[:-3] & quads[1:-2] & quads[2:-1] & quads[3:]).any():
+        runs = digits
+        for shift in _RUN_SHIFTS:  # runs[i]: data[i : i + 2, 4, 8, 16, 19] are all digits
+            runs = runs[:-shift] & runs[shift:]
+        at = np.flatnonzero(runs)
+        first = np.searchsorted(ends, at, "right")  # the rows of each run's first, last digit
         last = np.searchsorted(ends, at + len(_RUN) - 1, "right")
         for low, high in zip(first.tolist(), last.tolist(), strict=True):
             marked[low : high + 1] = True
-    openers = np.flatnonzero((data | 0x20) == ord("{"))  # "[" | 0x20 == "{", no other byte
-    counts = np.searchsorted(openers, ends) - np.searchsorted(openers, starts)
-    marked |= (counts > MAX_DEPTH) & (ends - starts > 2 * MAX_DEPTH)
+    long_rows = (ends - starts) > 2 * MAX_DEPTH
+    if long_rows.any():
+        openers = np.flatnonzero((data | 0x20) == ord("{"))  # "[" | 0x20 == "{", no other byte
+        if len(openers) > MAX_DEPTH:
+            counts = np.searchsorted(openers, ends) - np.searchsorted(openers, starts)
+            marked |= (counts > MAX_DEPTH) & long_rows
     return np.flatnonzero(marked).tolist()
 
 
+_CHUNK_BYTES = 1 << 19
+"""Bytes of JSON text :func:`_risky_rows` screens at once (whole rows, so a chunk may exceed it)."""
+_FOUR_DIGITS = 0x01010101
+"""Four ``True`` bytes of a digit mask read as one native uint32 (the same in either order)."""
 _RUN_SHIFTS = (1, 2, 4, 8, 3)
 """Shifts whose successive ``&`` turn a digit mask into the starts of runs of 19 digits."""
 
@@ -165,6 +198,9 @@ def _check_depth(text: str | bytes) -> None:
             depth -= 1
 
 
+_PLUS = ord("+")
+
+
 def _dumps(v: Any, option: int = 0) -> str:
     try:
         out = orjson.dumps(v, default=_default, option=option)
@@ -173,8 +209,9 @@ def _dumps(v: Any, option: int = 0) -> str:
             raise
         out = b"e+"  # nested deeper than orjson writes: the Python encoder below does
     # A float orjson printed its own way (or just text containing "e+"); `+` is rare in JSON
-    # text and found by memchr, `e` is common and makes the two-byte search several times slower.
-    if b"+" in out and b"e+" in out:
+    # text and found by memchr (`_PLUS in out`, an int: a one-byte bytes needle takes CPython's
+    # general search, 8x slower), `e` is common and makes the two-byte search slower still.
+    if _PLUS in out and b"e+" in out:
         return _encode_slow(
             v,
             sort_keys=bool(option & orjson.OPT_SORT_KEYS),
@@ -194,9 +231,21 @@ def encode_json(v: Any) -> str:
         out = orjson.dumps(v, default=_default)
     except orjson.JSONEncodeError:
         return _dumps(v)
-    if b"+" in out and b"e+" in out:
+    if _PLUS in out and b"e+" in out:
         return _dumps(v)
     return out.decode()
+
+
+def encode_json_utf8(v: Any) -> bytes:
+    """:func:`encode_json` as UTF-8 bytes (a stage's output column is built from them without
+    a ``str`` per event)."""
+    try:
+        out = orjson.dumps(v, default=_default)
+    except orjson.JSONEncodeError:
+        return _dumps(v).encode()
+    if _PLUS in out and b"e+" in out:
+        return _dumps(v).encode()
+    return out
 
 
 def encode_json_pretty(v: Any) -> str:

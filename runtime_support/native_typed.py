@@ -32,6 +32,7 @@ __all__ = [
     "apply_native",
     "jackson_escapes_as_tremor",
     "native_row_columns",
+    "provably_empty",
     "typed_columns",
     "typed_source",
     "with_native_rows",
@@ -182,10 +183,28 @@ def native_row_columns() -> list[Any]:
     ]
 
 
-def with_native_rows(stage: Any, rows: Any) -> Any:
+def with_native_rows(stage: Any, rows: Any, python_events: Any = None) -> Any:
     """The source stage's rows plus the typed path's output rows (same schema: a typed plan has
-    one script and no select, so its stage never ``repeats``, see ``compiler/lowering``)."""
-    return stage if rows is None else stage.unionByName(rows)
+    one script and no select, so its stage never ``repeats``, see ``compiler/lowering``).
+    When Spark's optimizer proves ``python_events`` (the stage's input) empty, the native rows
+    alone: a stage given no event emits nothing, and the union's extra Python task is saved."""
+    if rows is None:
+        return stage
+    if python_events is not None and provably_empty(python_events):
+        return rows
+    return stage.unionByName(rows)
+
+
+def provably_empty(frame: Any) -> bool:
+    """Spark's optimized plan of ``frame`` holds at most 0 rows (its ``maxRows``: a filter on
+    the literal FALSE became an empty local relation, as for a typed source whose NOT NULL
+    columns leave no check that can hold). Plans the frame on the driver; runs nothing. False
+    under Spark Connect (no JVM plan at hand)."""
+    jdf = getattr(frame, "_jdf", None)
+    if jdf is None:
+        return False
+    bound = jdf.queryExecution().optimizedPlan().maxRows()
+    return bool(bound.isDefined() and bound.get() == 0)
 
 
 def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:

@@ -49,7 +49,7 @@ from .event_meta import decode_meta, encode_meta
 from .fused import ChainStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import decode_json, encode_json, row_decoders
+from .jsonio import decode_json, encode_json, encode_json_utf8, row_decoders
 from .operators import BucketRoute
 from .ports import METRICS_PORT
 
@@ -211,7 +211,11 @@ class _Runner:
             (
                 _path_array(columns[name])
                 if name == "path"
-                else _array(columns[name], schema.field(name).type, name in _MOSTLY_SAME)
+                else (
+                    _text_array(columns[name])
+                    if name == "value"
+                    else _array(columns[name], schema.field(name).type, name in _MOSTLY_SAME)
+                )
             )
             for name in schema.names
         ]
@@ -433,7 +437,7 @@ class _Runner:
                 if name is None:
                     continue
             try:
-                encoded = encode_json(value)
+                encoded = encode_json_utf8(value)  # bytes: see _text_array
             except Exception:  # noqa: BLE001 - _encoded reports it
                 encoded = _encoded(value)
             append((seq, path, -1, name, None, None, encoded))
@@ -830,6 +834,28 @@ def _array(values: list[Any], kind: Any, mostly_same: bool) -> Any:
             return pa.nulls(len(values), kind)
         return pa.repeat(pa.scalar(values[0], kind), len(values))
     return pa.array(values, kind)
+
+
+def _text_array(values: list[Any]) -> Any:
+    """The ``value`` column (Arrow string) of texts given as ``str``, UTF-8 ``bytes`` (a chain's
+    outputs, :func:`~.jsonio.encode_json_utf8`) or None. All bytes (the common case): their
+    concatenation and offsets, one copy (a ``str`` per row and pyarrow's conversion of each
+    cost five times as much)."""
+    import numpy as np
+    import pyarrow as pa
+
+    if values and all(type(v) is bytes for v in values):
+        data = b"".join(values)
+        if len(data) < _MAX_INT32:
+            offsets = np.zeros(len(values) + 1, np.int32)
+            np.cumsum(np.fromiter(map(len, values), np.int32, len(values)), out=offsets[1:])
+            buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+            return pa.Array.from_buffers(pa.string(), len(values), buffers)
+    texts = [v.decode() if type(v) is bytes else v for v in values]
+    return pa.array(texts, pa.string())
+
+
+_MAX_INT32 = 2**31 - 1
 
 
 def arrow_row_schema(repeats: bool = False):

@@ -226,3 +226,37 @@ def test_row_decoders_agree_with_decode_json_on_generated_rows(values):
     lines = [json.dumps(v).encode() for v in values]  # any integer, also out of range
     for line, decode in zip(lines, row_decoders(_texts(lines, "binary")), strict=True):
         assert _outcome(decode, line) == _outcome(decode_json, line)
+
+
+def test_row_decoders_screen_a_batch_larger_than_one_chunk():
+    """A batch of several screening chunks: the rows marked are exactly those whose own text
+    has a run of 19 digits or more than 254 openers in over 508 bytes, wherever a chunk ends
+    (runs of 16-18 digits pass the first screen and are not marked)."""
+    import re
+
+    from runtime_support.jsonio import _CHUNK_BYTES, row_decoders
+
+    filler = b'{"about":"' + b"x" * 600 + b'","n":12345678}'
+    risky = {
+        b'{"n":' + b"9" * 19 + b"}",
+        b'{"n":-' + b"1" * 25 + b"}",
+        b"[" * 255 + b"]" * 255,
+        b'{"s":"' + b"{" * 300 + b'"}',
+    }
+    harmless = [b'{"n":' + b"7" * 18 + b"}", b'{"n":' + b"7" * 16 + b"}", b"[" * 254 + b"]" * 254]
+    lines = []
+    for i in range(3 * _CHUNK_BYTES // len(filler)):
+        lines.append(filler)
+        if i % 97 == 0:
+            lines.append(sorted(risky)[i % len(risky)])
+        if i % 89 == 0:
+            lines.append(harmless[i % len(harmless)])
+    expected = [
+        i
+        for i, line in enumerate(lines)
+        if re.search(rb"\d{19}", line)
+        or (len(line) > 508 and len(re.findall(rb"[\[{]", line)) > 254)
+    ]
+    assert len(expected) > 10
+    decoders = row_decoders(_texts(lines, "binary"))
+    assert [i for i, decode in enumerate(decoders) if decode is decode_json] == expected

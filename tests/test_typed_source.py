@@ -251,6 +251,9 @@ def test_not_null_columns_leave_no_python_branch(spark) -> None:
     module = load_job(typed, "typed_required")
     python, _native = apply_native(module.GRAPH, None, None, {"in": frame})
     assert "LocalRelation <empty>" in python._jdf.queryExecution().optimizedPlan().toString()
+    # ... and the job's plan has no Python stage at all (no union with an empty one)
+    out = module.run_pipeline(spark, {"in": frame})["out"]
+    assert "MapInArrow" not in out._jdf.queryExecution().executedPlan().toString()
     texts = [(seq, reference_json(row)) for seq, *row in rows]
     plain = compile_source(source, "script").job
     expected = outputs(spark, plain, spark.createDataFrame(texts, "seq long, value string"))
