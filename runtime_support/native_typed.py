@@ -266,6 +266,7 @@ class _Build:
         self.required = required  # top-level fields a typed source declares NOT NULL
         self.no_text = F.lit(None).cast("string")
         self.shared: Any = None  # the one output of a tree whose leaves all emit one value
+        self.built: dict[str, Any] = {}  # repr(ir) -> its Column (see value)
 
     def tree(self, node: tuple) -> tuple[Any, Any, Any]:
         """``(to_python, port, out)``. When every emitting leaf emits the same value, ``out``
@@ -273,12 +274,17 @@ class _Build:
         plan however many leaves (rows that do not emit never read it); when every leaf emits
         on one port, ``port`` is that literal (rows that reach no leaf go to Python)."""
         values = {repr(value) for value in _emitted_values(node)}
+        ports = _leaf_ports(node)
+        if len(values) == 1 and len(ports) == 1 and None not in ports and self._never(node):
+            # every row emits the one value on the one port, none goes to Python: no decision
+            # to build (a classifier whose outcome only sets metadata nobody reads)
+            value = next(iter(_emitted_values(node)))
+            return self.F.lit(False), self.F.lit(next(iter(ports))), self.json(value)
         if len(values) == 1 and self.shared is None:
             self.shared = self.json(next(iter(_emitted_values(node))))
             py, port, _ = self.tree(node)
             return py, port, self.shared
         py, port, out, _ = self._tree(node)
-        ports = _leaf_ports(node)
         if len(ports) == 1 and None not in ports:
             # every leaf emits on one port (a row with no leaf goes to Python): no decision
             port = self.F.lit(next(iter(ports)))
@@ -313,6 +319,23 @@ class _Build:
         if covered and all(arm[4] for arm in arms):
             return pre, port, out, not live
         return pre | py.otherwise(True), port, out, False
+
+    def _never(self, node: tuple) -> bool:
+        """``_tree(node)``'s ``never_python``, computed without building a Column."""
+        if node[0] == "python":
+            return False
+        if node[0] == "leaf":
+            return not self.live(node[3])
+        _, checks, cases = node
+        if self.live(checks):
+            return False
+        arms = []
+        for cond, sub in cases:
+            arms.append(sub)
+            if cond == ("lit", True):
+                break
+        covered = bool(arms) and cases[len(arms) - 1][0] == ("lit", True)
+        return covered and all(self._never(sub) for sub in arms)
 
     def _case(self, arms: list, i: int) -> Any:
         """``CASE WHEN cond THEN arm[i] ...`` over the arms ``(cond, py, port, out, never)``."""
@@ -362,6 +385,16 @@ class _Build:
         return self.F.lit(False) if result is None else result
 
     def value(self, ir: tuple) -> Any:
+        """The Column of ``ir``; the same subexpression (a field read, a literal) built once
+        (each Column call is a round trip to the JVM; Columns are immutable, so sharing is
+        safe)."""
+        key = repr(ir)
+        column = self.built.get(key)
+        if column is None:
+            column = self.built[key] = self._value(ir)
+        return column
+
+    def _value(self, ir: tuple) -> Any:
         F, op = self.F, ir[0]
         if op == "ev":
             return self.ev
