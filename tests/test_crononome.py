@@ -232,6 +232,7 @@ def stream_until(tmp_path: Path, count: int) -> None:
             lambda: len(part_lines(tmp_path / "out")) >= count or job.poll() is not None,
             240,
             f"{count} firings",
+            tmp_path / "job.log",
         )
         assert job.poll() is None, (tmp_path / "job.log").read_text()[-3000:]
     finally:

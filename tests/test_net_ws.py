@@ -162,7 +162,12 @@ def test_stream_server_to_client(tmp_path: Path) -> None:
     with open(tmp_path / "job.log", "ab") as log:
         job = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        net_peer.wait_until(lambda: net_peer.bound("tcp", port), 180, "the streaming ws_server")
+        net_peer.wait_until(
+            lambda: net_peer.bound("tcp", port),
+            180,
+            "the streaming ws_server",
+            tmp_path / "job.log",
+        )
         with connect(f"ws://127.0.0.1:{port}") as client:
             for n in range(30):
                 client.send(str(n))
@@ -170,6 +175,7 @@ def test_stream_server_to_client(tmp_path: Path) -> None:
             lambda: Path(out).exists() and len(ws_peer.frames(out)) >= 30 or job.poll() is not None,
             180,
             "30 frames at the peer",
+            tmp_path / "job.log",
         )
     finally:
         died = job.poll() is not None

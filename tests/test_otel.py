@@ -356,12 +356,15 @@ def test_stream_round_trip(tmp_path: Path) -> None:
     with open(tmp_path / "job.log", "ab") as log:
         job = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        net_peer.wait_until(lambda: listening(port), 180, "the streaming otel_server")
+        net_peer.wait_until(
+            lambda: listening(port), 180, "the streaming otel_server", tmp_path / "job.log"
+        )
         ids = sdk_send(port)
         net_peer.wait_until(
             lambda: otel_peer.count(out) >= 3 or job.poll() is not None,
             180,
             "3 requests at the peer",
+            tmp_path / "job.log",
         )
     finally:
         died = job.poll() is not None

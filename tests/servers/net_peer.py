@@ -150,11 +150,15 @@ def bound(kind: str, port: int) -> bool:
     return any(row[1] == want and row[3] == listening for row in rows)
 
 
-def wait_until(check: Any, timeout: float, what: str) -> None:
+def wait_until(check: Any, timeout: float, what: str, log: Any = None) -> None:
     """Poll ``check()`` every 50 ms until it is true; AssertionError naming ``what`` after
-    ``timeout`` seconds."""
+    ``timeout`` seconds, with the tail of the file ``log`` (a job's output) when given."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+            tail = ""
+            if log is not None and os.path.exists(log):
+                with open(log, encoding="utf-8", errors="replace") as handle:
+                    tail = "\n" + handle.read()[-4000:]
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}{tail}")
         time.sleep(0.05)

@@ -61,13 +61,23 @@ class UnixSocketServerSource(TcpServerSource):
         return encode_meta({"unix_socket_server": {"path": self.path, "peer": number}})
 
     def listener(self) -> socket.socket:
-        if os.path.exists(self.path):
-            os.remove(self.path)
+        """The listening socket at ``path``, which appears there with its final mode: bound
+        and chmod-ed as ``path~`` (no peer can connect before the mode is set), then renamed."""
+        staging = self.path + "~"
+        if os.path.exists(staging):
+            os.remove(staging)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(self.path)
-        if self.mode is not None:
-            os.chmod(self.path, self.mode)
-        sock.listen(self.backlog)
+        try:
+            sock.bind(staging)
+            if self.mode is not None:
+                os.chmod(staging, self.mode)
+            sock.listen(self.backlog)
+            os.replace(staging, self.path)  # an existing file is replaced, as Tremor does
+        except BaseException:
+            sock.close()
+            if os.path.exists(staging):
+                os.remove(staging)
+            raise
         return sock
 
 
