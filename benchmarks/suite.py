@@ -38,6 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+from cpu_clock import spark_cpu_seconds  # noqa: E402
 from suite_build import big_program, build_times  # noqa: E402
 from suite_data import BY_NAME, WORKLOADS, Workload, input_frame, write_events  # noqa: E402
 
@@ -157,16 +158,21 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: boo
         spark, f"{folder}/{workload.name}-generated", f"{folder}/{workload.name}-handwritten"
     )
     times: dict[str, list[float]] = {name: [] for name in fns}
+    cpu: dict[str, list[float]] = {name: [] for name in fns}
     for i in range(runs):
         for name, fn in fns.items():
-            started = time.perf_counter()
+            cpu_started, started = spark_cpu_seconds(spark), time.perf_counter()
             fn(f"{folder}/{workload.name}-{name}-{i}")
             times[name].append(time.perf_counter() - started)
+            if cpu_started is not None:
+                cpu[name].append(spark_cpu_seconds(spark) - cpu_started)
             fresh_cache(spark, frame)
     return {
         "mismatch": problem,
         **{name: statistics.median(values) for name, values in times.items()},
         "samples": times,
+        "cpu": {name: statistics.median(values) for name, values in cpu.items() if values},
+        "cpu_samples": cpu,
     }
 
 
@@ -210,34 +216,51 @@ def summary(result: dict, events: int) -> str:
         f"generated {gen:.2f} s, hand-written {hand:.2f} s, ratio {gen / hand:.2f}, "
         f"{events / gen / CORES:,.0f} vs {events / hand / CORES:,.0f} events/s/core"
     )
+    if cpu := result.get("cpu"):
+        text += (
+            f"; CPU {cpu['generated']:.2f} vs {cpu['handwritten']:.2f} s, "
+            f"ratio {cpu_ratio(result)}"
+        )
     return f"FAIL ({result['mismatch']}) {text}" if result["mismatch"] else text
+
+
+def cpu_ratio(result: dict) -> str:
+    """Generated / hand-written CPU seconds (driver, JVM, Python workers), or "" unmeasured."""
+    cpu = result.get("cpu") or {}
+    if "generated" not in cpu or not cpu.get("handwritten"):
+        return ""
+    return f"{cpu['generated'] / cpu['handwritten']:.2f}"
 
 
 def table(results: dict, builds: dict, events: int) -> str:
     """The report table (one row per workload, then the big program's build)."""
     head = (
-        f"{'workload':30s} {'gen s':>7s} {'hand s':>7s} {'ratio':>6s} {'gen ev/s/c':>11s} "
-        f"{'hand ev/s/c':>11s} {'build s':>8s} {'cli s':>6s}  check"
+        f"{'workload':30s} {'gen s':>7s} {'hand s':>7s} {'ratio':>6s} {'cpu':>5s} "
+        f"{'gen ev/s/c':>11s} {'hand ev/s/c':>11s} {'build s':>8s} {'cli s':>6s}  check"
     )
-    title = f"{events:,} events, median of the timed rounds; ratio = generated / hand-written"
+    title = (
+        f"{events:,} events, median of the timed rounds; ratio = generated / hand-written wall "
+        "time; cpu = the same for CPU seconds (driver, JVM, Python workers)"
+    )
     lines = [title, head]
     for name in [w.name for w in WORKLOADS if w.name in results or w.name in builds]:
         row, build = results.get(name), builds.get(name, {})
-        cells = ["", "", "", "", ""]
+        cells = ["", "", "", "", "", ""]
         if row:
             gen, hand = row["generated"], row["handwritten"]
-            cells = [f"{gen:7.2f}", f"{hand:7.2f}", f"{gen / hand:6.2f}"]
+            cells = [f"{gen:7.2f}", f"{hand:7.2f}", f"{gen / hand:6.2f}", cpu_ratio(row)]
             cells += [f"{events / gen / CORES:11,.0f}", f"{events / hand / CORES:11,.0f}"]
         check = ("FAIL: " + row["mismatch"][:60] if row["mismatch"] else "equal") if row else ""
         lines.append(
-            f"{name:30s} {cells[0]:>7s} {cells[1]:>7s} {cells[2]:>6s} {cells[3]:>11s} "
-            f"{cells[4]:>11s} {build.get('in_process', 0):8.3f} {build.get('cli', 0):6.2f}  {check}"
+            f"{name:30s} {cells[0]:>7s} {cells[1]:>7s} {cells[2]:>6s} {cells[3]:>5s} "
+            f"{cells[4]:>11s} {cells[5]:>11s} {build.get('in_process', 0):8.3f} "
+            f"{build.get('cli', 0):6.2f}  {check}"
         )
     if "big" in builds:
         big = builds["big"]
         lines.append(
             f"{'program of ' + format(big['lines'], ',') + ' lines':30s} {'':>7s} {'':>7s} "
-            f"{'':>6s} {'':>11s} {'':>11s} {big['in_process']:8.3f} {big['cli']:6.2f}"
+            f"{'':>6s} {'':>5s} {'':>11s} {'':>11s} {big['in_process']:8.3f} {big['cli']:6.2f}"
         )
     return "\n".join(lines)
 

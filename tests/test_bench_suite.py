@@ -54,3 +54,64 @@ def test_big_program_has_the_lines_asked_and_compiles(tmp_path):
     assert lines >= 120
     assert "select event from s0 into s1;" in path.read_text()
     assert "def run_pipeline" in compile_path(path).job
+
+
+def _busy(batches):
+    """Spin ~1 s of CPU in this Python worker; one row: the CPU seconds it measured."""
+    import time
+
+    import pyarrow as pa
+
+    for _ in batches:
+        pass
+    started = time.process_time()
+    while time.process_time() - started < 1.0:
+        pass
+    yield pa.RecordBatch.from_pydict({"cpu": [time.process_time() - started]})
+
+
+GRANDCHILD = """
+import subprocess, sys, time
+if sys.argv[1:] == ["burn"]:
+    started = time.process_time()
+    while time.process_time() - started < 1.0:
+        pass
+    print("burnt", flush=True)
+    time.sleep(60)
+else:
+    child = subprocess.Popen([sys.executable, "-c", sys.argv[1], "burn"])
+    time.sleep(60)
+"""
+
+
+def test_cpu_clock_counts_live_descendants():
+    """A process that only sleeps, whose child burns 1 s of CPU and stays alive: its tree
+    used at least that second (the grandchild's own CPU, not its parent's)."""
+    import subprocess
+    import time
+
+    from cpu_clock import _stat, tree_cpu_seconds
+
+    parent = subprocess.Popen([sys.executable, "-c", GRANDCHILD, GRANDCHILD])
+    try:
+        deadline = time.monotonic() + 60
+        while tree_cpu_seconds(parent.pid) - _stat(parent.pid)[1] < 0.9:
+            assert time.monotonic() < deadline, "the child's CPU was never counted"
+            time.sleep(0.1)
+        assert _stat(parent.pid)[1] < 0.5  # the parent itself only slept
+    finally:
+        subprocess.run(["pkill", "-P", str(parent.pid)], check=False)
+        parent.kill()
+        parent.wait()
+
+
+@pytest.mark.spark
+def test_cpu_clock_counts_the_python_workers(spark):
+    from cpu_clock import spark_cpu_seconds
+
+    before = spark_cpu_seconds(spark)
+    rows = spark.range(0, 4, numPartitions=4).mapInArrow(_busy, "cpu double").collect()
+    counted = spark_cpu_seconds(spark) - before
+    spent = sum(row.cpu for row in rows)  # what the workers measured of their own CPU
+    assert spent >= 4.0
+    assert counted >= spent, (counted, spent)
