@@ -29,6 +29,7 @@ __all__ = [
     "meta_column",
     "ordered_union",
     "port_output",
+    "python_splits",
     "refuse_input_meta",
     "single_unless_flushing",
     "stream_outputs",
@@ -144,6 +145,21 @@ def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
         F.col("meta").cast("string").alias("meta"),
         *keep,
     )
+
+
+def python_splits(df: Any):
+    """``df`` read by at most one task per core of the cluster (Spark's default parallelism):
+    its splits merged without a shuffle (``coalesce``; never more splits than it has), for a
+    source stage, whose stateless members need no particular split. A Python task costs tens
+    of milliseconds of CPU to start and finish, whatever its rows (measured: an identity
+    ``mapInArrow`` over 1M events took 8.2 s of CPU in 38 splits, 4.1 s in 2). A Spark Connect
+    client has no SparkContext to ask: its plan is left as it is."""
+    from .session import is_connect
+
+    spark = df.sparkSession
+    if is_connect(spark):
+        return df
+    return df.coalesce(spark.sparkContext.defaultParallelism)  # classic-only
 
 
 def ordered_union(outputs: dict[str, Any]):

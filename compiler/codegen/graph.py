@@ -78,6 +78,7 @@ PLAN_IMPORTS = (
     "pyspark.sql:functions as F",
     "runtime_support.port_frames:port_frames",
     "runtime_support.spark_exec:event_columns",
+    "runtime_support.spark_exec:python_splits",
     "runtime_support.spark_exec:stream_outputs",
     "runtime_support.stages:ROW_SCHEMA",
     "runtime_support.stages:StageSpec",

@@ -340,7 +340,7 @@ def _expr(code: StageCode) -> str:
         # A source stage's members are stateless (a stateful node roots a stage of its own):
         # each event runs alone, so its rows need no order; write_ports orders the outputs.
         if code.kind == "source":
-            source = "events"
+            source = "python_splits(events)"
         elif code.transparent:
             return _unless_flushing(code, "events", ("seq", "stream"))
         else:

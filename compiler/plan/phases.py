@@ -171,7 +171,9 @@ def explain_stages(plan: Plan) -> Plan:
                 why = f"{reason}, in one ordered partition"
             case Stateless() if not feeding:
                 why = (
-                    "a source, runs on the reader's splits" if root.reads else "no input, no events"
+                    "a source, runs on the reader's splits (merged to one per core)"
+                    if root.reads
+                    else "no input, no events"
                 )
             case Stateless():
                 why = f"stateless, runs on the partitions of {feeders}"

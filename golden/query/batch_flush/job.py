@@ -15,7 +15,12 @@ from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.operators import builtin_operator
 from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, single_unless_flushing, stream_outputs
+from runtime_support.spark_exec import (
+    event_columns,
+    python_splits,
+    single_unless_flushing,
+    stream_outputs,
+)
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 

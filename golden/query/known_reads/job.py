@@ -16,7 +16,7 @@ from runtime_support.job import run_job_cli
 from runtime_support.paths import get_field
 from runtime_support.port_frames import port_frames
 from runtime_support.script_rt import assign_key
-from runtime_support.spark_exec import event_columns, stream_outputs
+from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 
@@ -97,9 +97,11 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
     # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
     # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input in: a source, runs on the reader's splits.
+    # Stage 0 (source): input in: a source, runs on the reader's splits (merged to one per core).
     if streaming is None:
-        stage0 = events.mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
+        stage0 = python_splits(events).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        )
     else:
         stage0 = events.repartition(streaming.shards).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA

@@ -17,7 +17,7 @@ from runtime_support.job import run_job_cli
 from runtime_support.ops import add
 from runtime_support.paths import get_field
 from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, stream_outputs
+from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 

@@ -17,7 +17,7 @@ from runtime_support.keyed_entry import keyed_entry
 from runtime_support.paths import get_field, get_index
 from runtime_support.port_frames import port_frames
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, stream_outputs
+from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
@@ -139,7 +139,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
     # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
     # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input in: a source, runs on the reader's splits.
+    # Stage 0 (source): input in: a source, runs on the reader's splits (merged to one per core).
     # A batch run skips it: its events go straight to stage 1, keyed there by Spark's JSON reader.
     if streaming is not None:
         stage0 = events.repartition(streaming.shards).mapInArrow(
