@@ -148,18 +148,21 @@ def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
 
 
 def python_splits(df: Any):
-    """``df`` read by at most one task per core of the cluster (Spark's default parallelism):
-    its splits merged without a shuffle (``coalesce``; never more splits than it has), for a
-    source stage, whose stateless members need no particular split. A Python task costs tens
-    of milliseconds of CPU to start and finish, whatever its rows (measured: an identity
-    ``mapInArrow`` over 1M events took 8.2 s of CPU in 38 splits, 4.1 s in 2). A Spark Connect
-    client has no SparkContext to ask: its plan is left as it is."""
+    """``df`` read by at most as many tasks as the job's other stages run in: the larger of
+    ``spark.sql.shuffle.partitions`` (``--partitions``) and the cluster's cores (Spark's default
+    parallelism; unknown to a Spark Connect client). Its splits are merged without a shuffle
+    (``coalesce``; never more splits than it has), for a source stage, whose stateless members
+    need no particular split. A Python task costs tens of milliseconds of CPU to start and
+    finish, whatever its rows (measured: an identity ``mapInArrow`` over 1M events took 8.2 s
+    of CPU in 38 splits, 4.1 s in 2)."""
     from .session import is_connect
 
     spark = df.sparkSession
-    if is_connect(spark):
+    shuffle = str(spark.conf.get("spark.sql.shuffle.partitions", "0"))
+    if not shuffle.isdigit():  # a platform's "auto": its own choice stands
         return df
-    return df.coalesce(spark.sparkContext.defaultParallelism)  # classic-only
+    cores = 0 if is_connect(spark) else spark.sparkContext.defaultParallelism  # classic-only
+    return df.coalesce(max(int(shuffle), cores, 1))
 
 
 def ordered_union(outputs: dict[str, Any]):

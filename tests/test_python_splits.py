@@ -1,6 +1,7 @@
-"""A source stage runs in at most one Python task per core (``spark_exec.python_splits``): the
+"""A source stage runs in at most as many Python tasks as the job's other stages
+(``spark_exec.python_splits``: ``spark.sql.shuffle.partitions`` or the cores, the larger): the
 reader's splits are merged without a shuffle, never split further, and every event keeps the
-``seq`` its own split gave it."""
+``seq`` its own split gave it. The session runs local[2] with 2 shuffle partitions."""
 
 from __future__ import annotations
 
@@ -18,15 +19,29 @@ PROGRAM = """select {"n": event.n, "twice": event.n * 2} from in where event.n %
 
 @pytest.mark.spark
 @pytest.mark.parametrize("splits", [1, 2, 8])
-def test_splits_are_merged_to_one_per_core(spark, splits: int) -> None:
+def test_splits_are_merged_to_the_job_s_parallelism(spark, splits: int) -> None:
     from runtime_support.spark_exec import event_columns, python_splits
 
     cores = spark.sparkContext.defaultParallelism
+    assert spark.conf.get("spark.sql.shuffle.partitions") == str(cores) == "2"
     frame = spark.range(0, 40, numPartitions=splits).selectExpr("cast(id as string) AS value")
     merged = python_splits(event_columns(spark, frame))
     assert merged.rdd.getNumPartitions() == min(splits, cores)
     seqs = [row.seq for row in merged.collect()]
     assert len(set(seqs)) == 40  # monotonically_increasing_id ran on the reader's splits
+
+
+@pytest.mark.spark
+def test_more_shuffle_partitions_keep_more_splits(spark) -> None:
+    """``--partitions 3`` (3 shuffle partitions) on 2 cores: the source stage keeps 3 tasks."""
+    from runtime_support.spark_exec import event_columns, python_splits
+
+    frame = spark.range(0, 40, numPartitions=8).selectExpr("cast(id as string) AS value")
+    spark.conf.set("spark.sql.shuffle.partitions", "3")
+    try:
+        assert python_splits(event_columns(spark, frame)).rdd.getNumPartitions() == 3
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", "2")
 
 
 @pytest.mark.spark

@@ -24,8 +24,8 @@ Endpoint = tuple[str, str]
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A stage with no input edge: it reads the job's input in the reader's splits (merged to
-    at most one per core of the cluster: a Python task has a fixed cost)."""
+    """A stage with no input edge: it reads the job's input in the reader's splits, merged to
+    at most the job's parallelism (a Python task has a fixed cost; ``spark_exec.python_splits``)."""
 
 
 @dataclass(frozen=True, slots=True)

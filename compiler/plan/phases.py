@@ -171,7 +171,7 @@ def explain_stages(plan: Plan) -> Plan:
                 why = f"{reason}, in one ordered partition"
             case Stateless() if not feeding:
                 why = (
-                    "a source, runs on the reader's splits (merged to one per core)"
+                    "a source, runs on the reader's splits (merged to the job's parallelism)"
                     if root.reads
                     else "no input, no events"
                 )

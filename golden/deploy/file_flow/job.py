@@ -178,8 +178,8 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
     # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
     # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input main/input/out: a source, runs on the reader's splits (merged to one
-    # per core).
+    # Stage 0 (source): input main/input/out: a source, runs on the reader's splits (merged to the
+    # job's parallelism).
     if streaming is None:
         stage0 = python_splits(events).mapInArrow(
             stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
