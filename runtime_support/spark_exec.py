@@ -158,7 +158,7 @@ def python_splits(df: Any):
     from .session import is_connect
 
     spark = df.sparkSession
-    shuffle = str(spark.conf.get("spark.sql.shuffle.partitions", "0"))
+    shuffle = str(spark.conf.get("spark.sql.shuffle.partitions"))  # Spark's default when unset
     if not shuffle.isdigit():  # a platform's "auto": its own choice stands
         return df
     cores = 0 if is_connect(spark) else spark.sparkContext.defaultParallelism  # classic-only
