@@ -19,9 +19,11 @@ the Python stages of the job get no event.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .columns_once import column_once
 from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
@@ -100,33 +102,69 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     from pyspark.sql import functions as F
 
     stream, ddl, tree = spec.typed  # type: ignore[attr-defined]
-    frame = source.select(
-        *[c for c in source.columns if c in NOT_EVENT],
-        typed_event(source).alias("_ev"),
-        F.lit(None).cast("string").alias("value"),
+    spark = source.sparkSession
+    fields = tuple(typed_fields(source))
+    event = column_once(
+        spark, ("typed_source_ev", fields), lambda: typed_event(source).alias("_ev")
     )
-    parsed = event_columns(None, frame, keep=("_ev",)).withColumn("stream", F.lit(stream))
-    names = [field.name for field in _declared(ddl).fields]
+    frame = source.select(*[c for c in source.columns if c in NOT_EVENT], event)
+    parsed = event_columns(None, frame.withColumn("value", _no_text(spark)), keep=("_ev",))
+    parsed = parsed.withColumn("stream", F.lit(stream))
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
-    to_python, port, out = _Build(F.col("_ev"), None, names, required).tree(tree)
-    json = F.to_json("_ev", JSON_OPTIONS).alias("value")
-    python = parsed.filter(to_python).select(
-        *[json if c == "value" else F.col(c) for c in EVENT_COLUMNS]
+    plan = column_once(
+        spark, ("typed_source_plan", tree, ddl, required), lambda: _source_plan(tree, ddl, required)
     )
     # Usually few rows (those the plan cannot decide) over all the source's partitions: a hash
     # exchange lets adaptive execution coalesce them, so the script's Python stage runs a few
     # tasks, not one per source partition (each ~20-60 ms of Python runner, rows or not).
     # `seq` is computed before the exchange, in the source's own partitions.
-    python = python.repartition("seq")
+    python = parsed.filter(plan.to_python).select(*plan.python).repartition("seq")
     # Two projections: the rewrite reads the JSON twice, which must stay one `to_json` per row
     # (Spark does not collapse a projection into one that would repeat an expensive expression).
-    decided = parsed.filter(~to_python).select("seq", port.alias("_port"), out.alias("_out"))
-    decided = decided.filter(F.col("_port").isNotNull())
-    escaped = decided.select("seq", "_port", jackson_escapes_as_tremor(F.col("_out")).alias("_out"))
-    native = escaped.select("seq", *native_row_columns())
+    decided = parsed.filter(plan.native).select(*plan.decided).filter(plan.emits)
+    native = decided.select(*plan.escaped).select(*plan.rows)
     return python, native
 
 
+@dataclass(frozen=True)
+class _SourcePlan:
+    """The Columns of a typed source's two branches (see :func:`_typed_source_plan`)."""
+
+    to_python: Any  # filter of the rows for Python
+    python: tuple[Any, ...]  # their event columns, the event as JSON text
+    native: Any  # filter of the rows run natively
+    decided: tuple[Any, ...]  # seq, their port and output text
+    emits: Any  # filter: the decided rows that emit
+    escaped: tuple[Any, ...]  # seq, port, output in Tremor's escapes
+    rows: tuple[Any, ...]  # seq and the stage row columns
+
+
+def _source_plan(tree: tuple, ddl: str, required: frozenset[str]) -> _SourcePlan:
+    from pyspark.sql import functions as F
+
+    names = [field.name for field in _declared(ddl).fields]
+    to_python, port, out = _Build(F.col("_ev"), None, names, required).tree(tree)
+    json = F.to_json("_ev", JSON_OPTIONS).alias("value")
+    seq = F.col("seq")
+    return _SourcePlan(
+        to_python=to_python,
+        python=tuple(json if c == "value" else F.col(c) for c in EVENT_COLUMNS),
+        native=~to_python,
+        decided=(seq, port.alias("_port"), out.alias("_out")),
+        emits=F.col("_port").isNotNull(),
+        escaped=(seq, F.col("_port"), jackson_escapes_as_tremor(F.col("_out")).alias("_out")),
+        rows=(seq, *native_row_columns()),
+    )
+
+
+def _no_text(spark: Any) -> Any:
+    """The NULL text of a typed source's rows (their event is ``_ev``)."""
+    from pyspark.sql import functions as F
+
+    return column_once(spark, "no_text", lambda: F.lit(None).cast("string"))
+
+
+@functools.lru_cache(maxsize=64)
 def _declared(ddl: str) -> Any:
     from pyspark.sql.types import StructType
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PortFrames", "keep_shared", "meta_column", "port_frames", "port_output", "stage_rows"]
+from .columns_once import column_once
+
+__all__ = [
+    "PortFrames",
+    "empty_frame",
+    "keep_shared",
+    "meta_column",
+    "port_frames",
+    "port_output",
+    "stage_rows",
+]
 
 EMPTY_PORT = "value string, seq long, sub array<long>, meta string"
 
@@ -76,10 +86,21 @@ def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
     frames: dict[str, Any] = {}
     for port, stages in ports.items():
         if not stages:
-            frames[port] = spark.createDataFrame([], EMPTY_PORT)
+            frames[port] = empty_frame(spark, EMPTY_PORT)
             continue
         frames[port] = _union([port_output(stage, port) for stage in stages])
     return PortFrames(frames, {port: list(stages) for port, stages in ports.items()})
+
+
+def empty_frame(spark: Any, schema: str) -> Any:
+    """An empty DataFrame of ``schema`` (``name type, ...``, no nested comma), planned as an
+    empty local relation (a dozen round trips to the JVM where ``createDataFrame`` takes 35)."""
+    columns = [f"CAST(NULL AS {kind}) AS `{name}`" for name, kind in _fields(schema)]
+    return spark.range(0).selectExpr(*columns)
+
+
+def _fields(schema: str) -> list[tuple[str, str]]:
+    return [tuple(field.split()) for field in schema.split(",")]  # type: ignore[misc]
 
 
 def keep_shared(outputs: dict[str, Any], names: list[str] | None = None) -> None:
@@ -109,8 +130,16 @@ def port_output(stage: Any, port: str):
     null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
     from pyspark.sql import functions as F
 
-    rows = _expanded(stage.filter((F.col("stage") == -1) & (F.col("target") == port)))
-    return rows.select("value", "seq", F.col("path").alias("sub"), meta_column())
+    spark = stage.sparkSession
+    mine = column_once(
+        spark, ("port_rows", port), lambda: (F.col("stage") == -1) & (F.col("target") == port)
+    )
+    columns = column_once(
+        spark,
+        "port_output",
+        lambda: (F.col("value"), F.col("seq"), F.col("path").alias("sub"), meta_column()),
+    )
+    return _expanded(stage.filter(mine)).select(*columns)
 
 
 def _expanded(rows: Any) -> Any:

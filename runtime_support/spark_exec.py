@@ -19,8 +19,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .columns_once import column_once
 from .graph import GraphSpec, NodeSpec, Passthrough
-from .port_frames import PortFrames, meta_column, port_output
+from .port_frames import PortFrames, empty_frame, meta_column, port_output
 from .stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
@@ -115,7 +116,12 @@ def typed_event(df: Any) -> Any:
     """The struct Column of a typed input's event (its :func:`typed_fields`)."""
     from pyspark.sql import functions as F
 
-    return F.struct(*[F.col("`" + name.replace("`", "``") + "`") for name in typed_fields(df)])
+    names = tuple(typed_fields(df))
+    return column_once(
+        df.sparkSession,
+        ("typed_event", names),
+        lambda: F.struct(*[F.col("`" + name.replace("`", "``") + "`") for name in names]),
+    )
 
 
 def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
@@ -126,24 +132,42 @@ def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
     from pyspark.sql import functions as F
 
     if df is None:
-        return spark.createDataFrame([], EVENT_SCHEMA)
+        return empty_frame(spark, EVENT_SCHEMA)
     if "value" not in df.columns:
-        df = df.withColumn("value", F.to_json(typed_event(df), TYPED_JSON))
-    if "seq" not in df.columns:
-        df = df.withColumn("seq", F.monotonically_increasing_id())
-    if "ingest_ns" not in df.columns:
-        df = df.withColumn("ingest_ns", F.lit(None).cast("long"))
-    if "origin" not in df.columns:
-        df = df.withColumn("origin", F.lit(None).cast("string"))
-    if "meta" not in df.columns:
-        df = df.withColumn("meta", F.lit(None).cast("string"))
-    return df.select(
-        F.col("seq").cast("long").alias("seq"),
-        F.col("value").cast("string").alias("value"),
-        F.col("ingest_ns").cast("long").alias("ingest_ns"),
-        F.col("origin").cast("string").alias("origin"),
-        F.col("meta").cast("string").alias("meta"),
-        *keep,
+        json = column_once(
+            df.sparkSession,
+            ("typed_json", tuple(typed_fields(df))),
+            lambda: F.to_json(typed_event(df), TYPED_JSON),
+        )
+        df = df.withColumn("value", json)
+    present = frozenset(df.columns)
+    columns = column_once(
+        df.sparkSession, ("event_columns", present & _EVENT_NAMES), lambda: _event_columns(present)
+    )
+    return df.select(*columns, *keep)
+
+
+_EVENT_NAMES = frozenset(("seq", "value", "ingest_ns", "origin", "meta"))
+
+
+def _event_columns(present: frozenset[str]) -> tuple[Any, ...]:
+    """The five columns of :func:`event_columns` over an input holding the columns ``present``
+    (``value`` among them)."""
+    from pyspark.sql import functions as F
+
+    def column(name: str, kind: str) -> Any:
+        if name in present:
+            return F.col(name).cast(kind).alias(name)
+        if name == "seq":
+            return F.monotonically_increasing_id().alias(name)
+        return F.lit(None).cast(kind).alias(name)
+
+    return (
+        column("seq", "long"),
+        column("value", "string"),
+        column("ingest_ns", "long"),
+        column("origin", "string"),
+        column("meta", "string"),
     )
 
 

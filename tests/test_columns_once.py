@@ -1,0 +1,90 @@
+"""A job's fixed Columns are built once per JVM (``runtime_support.columns_once``): a key's
+builder runs once, the one Column serves every plan it joins, and building a job a second time
+costs the driver far fewer round trips to the JVM than the first."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from compiler.pipeline import compile_source
+from compiler.source import Source
+from compiler.testing.loader import load_job
+
+PROGRAM = """select {"n": event.n, "twice": event.n * 2} from in where event.n % 3 != 0 into out;
+"""
+
+
+@pytest.mark.spark
+def test_a_key_is_built_once(spark) -> None:
+    from pyspark.sql import functions as F
+
+    from runtime_support.columns_once import column_once
+
+    built: list[str] = []
+
+    def build(name: str):
+        built.append(name)
+        return F.col(name) + 1
+
+    first = column_once(spark, ("test_columns_once", "a"), lambda: build("a"))
+    again = column_once(spark, ("test_columns_once", "a"), lambda: build("a"))
+    other = column_once(spark, ("test_columns_once", "b"), lambda: build("b"))
+    assert first is again and other is not first
+    assert built == ["a", "b"]
+
+
+@pytest.mark.spark
+def test_one_column_serves_every_plan(spark) -> None:
+    """The cached input columns (``seq`` from the frame's own order among them) read each
+    frame's own rows."""
+    from runtime_support.spark_exec import event_columns
+
+    small = spark.range(0, 5).selectExpr("cast(id as string) AS value")
+    large = spark.range(100, 130, numPartitions=3).selectExpr("cast(id as string) AS value")
+    rows_small = event_columns(spark, small).collect()
+    rows_large = event_columns(spark, large).collect()
+    assert sorted(row.value for row in rows_small) == [str(n) for n in range(5)]
+    assert sorted(int(row.value) for row in rows_large) == list(range(100, 130))
+    assert len({row.seq for row in rows_large}) == 30
+    assert all(row.meta is None and row.origin is None for row in rows_large)
+
+
+@pytest.mark.spark
+def test_empty_frames_have_the_declared_schema(spark) -> None:
+    from runtime_support.port_frames import EMPTY_PORT, empty_frame
+    from runtime_support.spark_exec import EVENT_SCHEMA
+
+    for schema in (EMPTY_PORT, EVENT_SCHEMA):
+        frame = empty_frame(spark, schema)
+        assert frame.schema == spark.createDataFrame([], schema).schema
+        assert frame.count() == 0
+
+
+@pytest.mark.spark
+def test_a_job_built_again_makes_few_round_trips(spark) -> None:
+    """Building a job's plan again (a second run in the same driver) costs the round trips of
+    its DataFrames, not of its fixed Columns: 212 for this job before the cache, about 100
+    with it."""
+    import py4j.clientserver
+
+    job = load_job(compile_source(Source("q.trickle", PROGRAM), "query").job, "columns_once")
+    frame = spark.createDataFrame([(json.dumps({"n": n}),) for n in range(9)], "value string")
+    first = job.run_pipeline(spark, {"in": frame})["out"]
+    assert sorted(json.loads(row.value)["n"] for row in first.collect()) == [1, 2, 4, 5, 7, 8]
+
+    calls = [0]
+    send = py4j.clientserver.ClientServerConnection.send_command
+
+    def counted(self, command):
+        calls[0] += 1
+        return send(self, command)
+
+    py4j.clientserver.ClientServerConnection.send_command = counted
+    try:
+        again = job.run_pipeline(spark, {"in": frame})["out"]
+    finally:
+        py4j.clientserver.ClientServerConnection.send_command = send
+    assert calls[0] <= 150, f"{calls[0]} round trips to build the job again"
+    assert sorted(row.value for row in again.collect()) == sorted(r.value for r in first.collect())
