@@ -146,6 +146,22 @@ _KEYS_CTX = EventContext()
 """:func:`select_keys`' context: its other fields keep their defaults (nothing sets them)."""
 
 
+_STRING_KEYS: dict[str, str] = {}
+"""``canonical_json([s])`` of the string groups seen lately (at most :data:`STRING_KEYS_KEPT`:
+a key is a pure function of its string, so forgetting them all costs only their encoding)."""
+STRING_KEYS_KEPT = 4096
+
+
+def _string_key(value: str) -> str:
+    """The key of the group whose one component is the string ``value``."""
+    key = _STRING_KEYS.get(value)
+    if key is None:
+        if len(_STRING_KEYS) >= STRING_KEYS_KEPT:
+            _STRING_KEYS.clear()
+        key = _STRING_KEYS[value] = canonical_json([value])
+    return key
+
+
 def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] | Failure:
     """:func:`_passing_groups` before the shuffle of a keyed stage, as ``(key, group)`` pairs;
     an error is the select's :class:`Failure`, as :meth:`SelectOperator.process` gives it. A
@@ -160,7 +176,8 @@ def select_keys(spec: SelectSpec, event: Event) -> list[tuple[str, list[Any]]] |
         if type(value) is dict:
             found = value.get(field, _ABSENT)
             if found is not _ABSENT:
-                return [(key := canonical_json([found]), [found, key])]
+                key = _string_key(found) if type(found) is str else canonical_json([found])
+                return [(key, [found, key])]
     ctx = _KEYS_CTX  # one for every call: a clause only reads it, none keeps it
     ctx.ingest_ns, ctx.origin_uri, ctx.args = event.ingest_ns, event.origin_uri, spec.args
     try:

@@ -116,7 +116,7 @@ def stage_mapper(
         )
         for batch in batches:
             if entry_parts is not None:
-                runner.feed_entry(entry_parts, source_columns(batch))
+                runner.feed_entry(entry_parts, source_columns(batch), batch.column("value"))
             elif reads:
                 runner.feed_source(source_columns(batch), batch.column("value"))
             else:
@@ -278,28 +278,32 @@ class _Runner:
             else:
                 self._route(seq, [], push(stream, Event(value, meta, ns, origin)))
 
-    def feed_entry(self, parts: int, cols: dict[str, list[Any]]) -> None:
+    def feed_entry(self, parts: int, cols: dict[str, list[Any]], column: Any = None) -> None:
         """Input rows of the stage's entry stream keyed in the JVM (``readable``: Spark's reader
         read the line, ``pid``: its partition; an unreadable line comes once per pid), each run
         as :meth:`feed_source` then :meth:`feed` run it in the two-stage plan (see
-        :mod:`runtime_support.keyed_entry`)."""
+        :mod:`runtime_support.keyed_entry`). ``column``: the batch's Arrow ``value`` column,
+        whose JSON screens run once for the batch (:func:`~.jsonio.row_decoders`)."""
         from .keyed_entry import EntryKeyMismatch, pid_of
 
         stream, node, port, keyer = self._entry()
         op, exits = self.graph.ops[node], self.exits.get(node)
         metas = cols.get("meta") or [None] * len(cols["seq"])
         plain = SOURCE_ERROR not in cols["origin"]  # else a row may be a connector's record
+        texts = cols["value"]
+        decoders = [decode_json] * len(texts) if column is None else row_decoders(column)
+        pids: dict[str, int] = {}  # pid_of of the string groups seen in this batch
         rows = zip(
-            cols["seq"], cols["value"], cols["ingest_ns"], cols["origin"], metas,
-            cols["readable"], cols["pid"], strict=True,
+            cols["seq"], texts, cols["ingest_ns"], cols["origin"], metas,
+            cols["readable"], cols["pid"], decoders, strict=True,
         )  # fmt: skip
-        for seq, text, ns, origin, meta, readable, pid in rows:
+        for seq, text, ns, origin, meta, readable, pid, decode in rows:
             if not readable and self._entry_pid(keyer, text, ns, origin, meta, seq, parts) != pid:
                 continue
             value = _NOTHING
             if plain:
                 try:
-                    value = decode_json(text)
+                    value = decode(text)
                     self.seen = True
                 except Exception:  # noqa: BLE001 - _value_of names the reason
                     pass
@@ -316,7 +320,14 @@ class _Runner:
                 )
                 continue
             for group_index, (_, group) in enumerate(keyed):
-                if readable and pid_of(group[0], parts) != pid:
+                first = group[0]
+                if type(first) is str:
+                    expected = pids.get(first)
+                    if expected is None:
+                        expected = pids[first] = pid_of(first, parts)
+                else:
+                    expected = pid_of(first, parts)
+                if readable and expected != pid:
                     raise EntryKeyMismatch(
                         f"event {seq}: Spark's JSON reader put it in partition {pid}, its group "
                         f"{group[-1]} belongs to {pid_of(group[0], parts)} (tremorc bug: please "

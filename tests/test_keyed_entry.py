@@ -163,3 +163,14 @@ def test_a_field_group_is_keyed_as_its_group_code_keys_it() -> None:
         else:
             assert fast == slow, value
     assert sum(not isinstance(select_keys(spec, Event(v, {}, 0)), Failure) for v in values) > 20
+
+
+def test_string_group_keys_stay_exact_past_the_memo_s_bound() -> None:
+    """The keys of string groups come from a bounded memo: every key, before and after it is
+    cleared, is the group's canonical JSON."""
+    from runtime_support.jsonio import canonical_json
+    from runtime_support.select import STRING_KEYS_KEPT, _string_key
+
+    strings = [f'g"{i}\\é\u0001' for i in range(STRING_KEYS_KEPT + 10)] + ['g"0\\é\u0001', ""]
+    for value in strings + strings[:5]:
+        assert _string_key(value) == canonical_json([value])
