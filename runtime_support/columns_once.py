@@ -33,7 +33,10 @@ def column_once(spark: Any, key: Hashable, build: Callable[[], Any]) -> Any:
     if _GATEWAY[0] is not gateway:  # a new JVM: Columns of another one are not valid here
         _BUILT.clear()
         _GATEWAY[0] = gateway
-    built = _BUILT.get(key)
+    try:
+        built = _BUILT.get(key)
+    except TypeError:  # a key holding a list or a record: built each time, still exact
+        return build()
     if built is None:
         built = _BUILT[key] = build()
     return built

@@ -88,3 +88,15 @@ def test_a_job_built_again_makes_few_round_trips(spark) -> None:
         py4j.clientserver.ClientServerConnection.send_command = send
     assert calls[0] <= 150, f"{calls[0]} round trips to build the job again"
     assert sorted(row.value for row in again.collect()) == sorted(r.value for r in first.collect())
+
+
+@pytest.mark.spark
+def test_an_unhashable_key_builds_each_time(spark) -> None:
+    from pyspark.sql import functions as F
+
+    from runtime_support.columns_once import column_once
+
+    built: list[int] = []
+    for _ in range(2):
+        column_once(spark, ("test_columns_once", ["a list"]), lambda: built.append(1) or F.lit(1))
+    assert built == [1, 1]
