@@ -29,7 +29,7 @@ def column_once(spark: Any, key: Hashable, build: Callable[[], Any]) -> Any:
 
     if is_connect(spark):
         return build()
-    gateway = spark.sparkContext._gateway
+    gateway = spark.sparkContext._gateway  # classic-only
     if _GATEWAY[0] is not gateway:  # a new JVM: Columns of another one are not valid here
         _BUILT.clear()
         _GATEWAY[0] = gateway
