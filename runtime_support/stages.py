@@ -320,14 +320,7 @@ class _Runner:
                 )
                 continue
             for group_index, (_, group) in enumerate(keyed):
-                first = group[0]
-                if type(first) is str:
-                    expected = pids.get(first)
-                    if expected is None:
-                        expected = pids[first] = pid_of(first, parts)
-                else:
-                    expected = pid_of(first, parts)
-                if readable and expected != pid:
+                if readable and _kept_pid(pids, group[0], parts) != pid:
                     raise EntryKeyMismatch(
                         f"event {seq}: Spark's JSON reader put it in partition {pid}, its group "
                         f"{group[-1]} belongs to {pid_of(group[0], parts)} (tremorc bug: please "
@@ -650,6 +643,18 @@ _COLUMNS = ("seq", "path", "stage", "target", "key", "event", "value")
 _PATHS = tuple([index] for index in range(8))
 """Shared ``path`` lists of a fused run's first outputs (rows are read, never changed)."""
 _NOTHING = object()
+
+
+def _kept_pid(pids: dict[str, int], value: Any, parts: int) -> int:
+    """:func:`~.keyed_entry.pid_of` of a group's first component, a string's kept in ``pids``."""
+    pid = pids.get(value) if type(value) is str else None
+    if pid is None:
+        from .keyed_entry import pid_of  # (it imports this module)
+
+        pid = pid_of(value, parts)
+        if type(value) is str:
+            pids[value] = pid
+    return pid
 
 
 def _chain_rest(
