@@ -107,8 +107,9 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     event = column_once(
         spark, ("typed_source_ev", fields), lambda: typed_event(source).alias("_ev")
     )
-    frame = source.select(*[c for c in source.columns if c in NOT_EVENT], event)
-    parsed = event_columns(None, frame.withColumn("value", _no_text(spark)), keep=("_ev",))
+    no_text = column_once(spark, "no_text", lambda: F.lit(None).cast("string").alias("value"))
+    frame = source.select(*[c for c in source.columns if c in NOT_EVENT], event, no_text)
+    parsed = event_columns(None, frame, keep=("_ev",))
     parsed = parsed.withColumn("stream", F.lit(stream))
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
     plan = column_once(
@@ -155,13 +156,6 @@ def _source_plan(tree: tuple, ddl: str, required: frozenset[str]) -> _SourcePlan
         escaped=(seq, F.col("_port"), jackson_escapes_as_tremor(F.col("_out")).alias("_out")),
         rows=(seq, *native_row_columns()),
     )
-
-
-def _no_text(spark: Any) -> Any:
-    """The NULL text of a typed source's rows (their event is ``_ev``)."""
-    from pyspark.sql import functions as F
-
-    return column_once(spark, "no_text", lambda: F.lit(None).cast("string"))
 
 
 @functools.lru_cache(maxsize=64)
