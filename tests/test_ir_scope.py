@@ -189,3 +189,14 @@ def test_reachable_follows_links_and_stops_at_the_first_refused_node() -> None:
     assert graph.reachable("x", lambda name: True) == {"a", "b", "c", "d"}
     looped = _chain(("a", "b"), ("b", "a"))
     assert looped.reachable("a", lambda name: True) == {"a", "b"}  # itself through the cycle
+
+
+def test_reaching_names_exactly_the_nodes_reachable_refuses() -> None:
+    """``reaching(hits)`` holds the names whose ``reachable(name, not hits)`` is None, a cycle
+    and a node reaching itself included."""
+    graph = _chain(("a", "b"), ("b", "c"), ("b", "d"), ("d", "b"), ("x", "a"), ("c", "e"))
+    names = {"a", "b", "c", "d", "e", "x"}
+    for refused in ({"d"}, {"c"}, {"e"}, {"a"}, {"x"}, set(), {"b", "e"}):
+        expected = {n for n in names if graph.reachable(n, lambda m, r=refused: m not in r) is None}
+        assert graph.reaching(lambda m, r=refused: m in r) == expected, refused
+    assert graph.reaching(lambda m: m == "d") == {"a", "b", "d", "x"}  # d reaches itself via b

@@ -398,6 +398,22 @@ class PipelineGraph:
                 todo.append(name)
         return reached
 
+    def reaching(self, hits: Callable[[str], bool]) -> set[str]:
+        """Every node from which a path of one link or more reaches a node ``hits`` holds for
+        (``reachable(name, not hits)`` is None exactly for these names): one walk back over
+        the links from all those nodes at once, not one walk forward per node."""
+        back: dict[str, list[str]] = {}
+        for link in self.links:
+            back.setdefault(link.target[0], []).append(link.source[0])
+        todo = [name for name in back if hits(name)]
+        found: set[str] = set()
+        while todo:
+            for name in back.get(todo.pop(), ()):
+                if name not in found:
+                    found.add(name)
+                    todo.append(name)
+        return found
+
 
 def node_facts(node: GraphNode) -> str:
     """``scope: … | in: … | out: …`` of one node (what ``dbg ir`` and ``dbg dot`` show)."""

@@ -30,12 +30,13 @@ def mark_meta_unread(graph: G.PipelineGraph, outputs_read_meta: bool) -> G.Pipel
     if outputs_read_meta:
         return graph
     nodes = {node.name: node for node in graph.nodes}
+    seen_by_reader = graph.reaching(lambda name: not _blind(nodes[name]))
     marked = tuple(
         (
             dataclasses.replace(node, meta_unread=True)
             if isinstance(node, G.ScriptNode)
             and not node.named
-            and graph.reachable(node.name, lambda name: _blind(nodes[name])) is not None
+            and node.name not in seen_by_reader
             and not _reads_meta(node.body.script)
             else node
         )
