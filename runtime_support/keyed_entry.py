@@ -27,6 +27,7 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
+from .columns_once import map_in_arrow
 from .stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
@@ -94,7 +95,7 @@ def keyed_entry(events: Any, graph: Any, stages: tuple[StageSpec, ...], index: i
     mapper = stage_mapper(graph, stages, index, flush, parts)
     rows = entry_rows(events, field, parts)
     shuffled = rows.repartition("part").sortWithinPartitions("seq")
-    return shuffled.drop("part", "stream").mapInArrow(mapper, ROW_SCHEMA)
+    return map_in_arrow(shuffled.drop("part", "stream"), mapper, ROW_SCHEMA)
 
 
 def entry_rows(events: Any, field: str, parts: int) -> Any:

@@ -23,7 +23,7 @@ import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .columns_once import column_once
+from .columns_once import column_once, select_once
 from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
@@ -108,20 +108,25 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     event = column_once(
         spark, ("typed_source_ev", fields), lambda: typed_event(source).alias("_ev")
     )
-    no_text = column_once(spark, "no_text", lambda: F.lit(None).cast("string").alias("value"))
-    frame = source.select(*[c for c in source.columns if c in NOT_EVENT], event, no_text)
+    described = tuple(c for c in source.columns if c in NOT_EVENT)
+    frame = select_once(
+        source,
+        ("typed_source_columns", described, fields),
+        lambda: (*described, event, F.lit(None).cast("string").alias("value")),
+    )
     parsed = event_columns(None, frame, keep=("_ev",))
     parsed = parsed.withColumn("stream", F.lit(stream))
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
-    plan = column_once(
-        spark, ("typed_source_plan", tree, ddl, required), lambda: _source_plan(tree, ddl, required)
-    )
-    python = _few_splits(parsed.filter(plan.to_python).select(*plan.python))
+    key = (tree, ddl, required)
+    plan = column_once(spark, ("typed_source_plan", key), lambda: _source_plan(tree, ddl, required))
+    python = select_once(parsed.filter(plan.to_python), ("typed_python", key), lambda: plan.python)
+    python = _few_splits(python)
     # Two projections: the rewrite reads the JSON twice, which must stay one `to_json` per row
     # (Spark does not collapse a projection into one that would repeat an expensive expression).
-    decided = parsed.filter(plan.native).select(*plan.decided).filter(plan.emits)
-    native = decided.select(*plan.escaped).select(*plan.rows)
-    return python, native
+    decided = select_once(parsed.filter(plan.native), ("typed_decided", key), lambda: plan.decided)
+    decided = decided.filter(plan.emits)
+    escaped = select_once(decided, ("typed_escaped", key), lambda: plan.escaped)
+    return python, select_once(escaped, ("typed_rows", key), lambda: plan.rows)
 
 
 def _few_splits(python: Any) -> Any:

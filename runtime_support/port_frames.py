@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .columns_once import column_once
+from .columns_once import Same, column_once, select_once
 
 __all__ = [
     "PortFrames",
@@ -94,9 +94,13 @@ def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
 
 def empty_frame(spark: Any, schema: str) -> Any:
     """An empty DataFrame of ``schema`` (``name type, ...``, no nested comma), planned as an
-    empty local relation (a dozen round trips to the JVM where ``createDataFrame`` takes 35)."""
+    empty local relation (a dozen round trips to the JVM where ``createDataFrame`` takes 35),
+    built once per session."""
     columns = [f"CAST(NULL AS {kind}) AS `{name}`" for name, kind in _fields(schema)]
-    return spark.range(0).selectExpr(*columns)
+    # A DataFrame is immutable: one per session and schema serves every run.
+    return column_once(
+        spark, ("empty_frame", Same(spark), schema), lambda: spark.range(0).selectExpr(*columns)
+    )
 
 
 def _fields(schema: str) -> list[tuple[str, str]]:
@@ -134,12 +138,11 @@ def port_output(stage: Any, port: str):
     mine = column_once(
         spark, ("port_rows", port), lambda: (F.col("stage") == -1) & (F.col("target") == port)
     )
-    columns = column_once(
-        spark,
+    return select_once(
+        _expanded(stage.filter(mine)),
         "port_output",
         lambda: (F.col("value"), F.col("seq"), F.col("path").alias("sub"), meta_column()),
     )
-    return _expanded(stage.filter(mine)).select(*columns)
 
 
 def _expanded(rows: Any) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .columns_once import column_once
+from .columns_once import column_once, map_in_arrow, select_once
 from .graph import GraphSpec, NodeSpec, Passthrough
 from .port_frames import PortFrames, empty_frame, meta_column, port_output
 from .stages import ROW_SCHEMA, StageSpec, stage_mapper
@@ -83,11 +83,8 @@ def single_unless_flushing(
     as with no batch at all: the stage runs on its input's own partitions with the batches as
     passthroughs."""
     if not flush:
-        return (
-            source.repartition(1)
-            .sortWithinPartitions(*order)
-            .mapInArrow(stage_mapper(spec, stages, index, False), ROW_SCHEMA)
-        )
+        ordered = source.repartition(1).sortWithinPartitions(*order)
+        return map_in_arrow(ordered, stage_mapper(spec, stages, index, False), ROW_SCHEMA)
     mapper = stage_mapper(passthroughs(spec, batches), stages, index, True)
     return source.mapInArrow(mapper, ROW_SCHEMA)
 
@@ -141,10 +138,11 @@ def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
         )
         df = df.withColumn("value", json)
     present = frozenset(df.columns)
-    columns = column_once(
-        df.sparkSession, ("event_columns", present & _EVENT_NAMES), lambda: _event_columns(present)
+    return select_once(
+        df,
+        ("event_columns", present & _EVENT_NAMES, keep),
+        lambda: (*_event_columns(present), *keep),
     )
-    return df.select(*columns, *keep)
 
 
 _EVENT_NAMES = frozenset(("seq", "value", "ingest_ns", "origin", "meta"))

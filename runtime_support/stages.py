@@ -45,6 +45,7 @@ from typing import Any
 
 import orjson
 
+from .columns_once import Same
 from .event_meta import decode_meta, encode_meta
 from .fused import ChainStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
@@ -130,6 +131,7 @@ def stage_mapper(
         if runner.rows:
             yield runner.take()
 
+    mapper.cache_key = (Same(spec), Same(stages), index, flush, entry_parts)  # type: ignore[attr-defined]
     return mapper
 
 

@@ -76,6 +76,7 @@ GRAPH_IMPORTS = (
 PLAN_IMPORTS = (
     "pyspark:StorageLevel",
     "pyspark.sql:functions as F",
+    "runtime_support.columns_once:map_in_arrow",
     "runtime_support.port_frames:port_frames",
     "runtime_support.spark_exec:event_columns",
     "runtime_support.spark_exec:python_splits",

@@ -16,6 +16,7 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
+from runtime_support.columns_once import map_in_arrow
 from runtime_support.connectors import ConnectorSpec
 from runtime_support.flow import FlowSpec, flow_main
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
@@ -176,23 +177,24 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # job's parallelism).
     # Job outputs ride along into stage 1 (no second pass here).
     if streaming is None:
-        stage0 = python_splits(events).mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        stage0 = map_in_arrow(
+            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
         )
     else:
-        stage0 = events.repartition(streaming.shards).mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        stage0 = map_in_arrow(
+            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     # Stage 1 (hash(event.host)): select counts/per_host/#select1: windows per group of
     # `event.host`.
     # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
     # Tremor's order (seq, path).
     if streaming is None:
-        stage1 = (
+        stage1 = map_in_arrow(
             stage0.filter(F.col("stage") == 1)
             .repartition("key")
-            .sortWithinPartitions("seq", "path")
-            .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
+            .sortWithinPartitions("seq", "path"),
+            stage_mapper(GRAPH, STAGES, 1, flush_at_end),
+            ROW_SCHEMA,
         )
     else:
         stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)

@@ -11,6 +11,7 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
+from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.operators import builtin_operator

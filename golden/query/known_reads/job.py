@@ -11,6 +11,7 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
+from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
 from runtime_support.paths import get_field
@@ -100,12 +101,12 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (source): input in: a source, runs on the reader's splits (merged to the job's
     # parallelism).
     if streaming is None:
-        stage0 = python_splits(events).mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        stage0 = map_in_arrow(
+            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
         )
     else:
-        stage0 = events.repartition(streaming.shards).mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        stage0 = map_in_arrow(
+            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     if streaming is not None:
         # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.

@@ -11,6 +11,7 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
+from runtime_support.columns_once import map_in_arrow
 from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
@@ -96,10 +97,10 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (single): script tag: script state, in one ordered partition.
     # One partition: every event in Tremor's order (seq, path).
     if streaming is None:
-        stage0 = (
-            events.repartition(1)
-            .sortWithinPartitions("seq", "stream")
-            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
+        stage0 = map_in_arrow(
+            events.repartition(1).sortWithinPartitions("seq", "stream"),
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end),
+            ROW_SCHEMA,
         )
     else:
         stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)

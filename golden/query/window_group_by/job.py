@@ -11,6 +11,7 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
+from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
 from runtime_support.keyed_entry import keyed_entry
@@ -126,8 +127,8 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # parallelism).
     # A batch run skips it: its events go straight to stage 1, keyed there by Spark's JSON reader.
     if streaming is not None:
-        stage0 = events.repartition(streaming.shards).mapInArrow(
-            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        stage0 = map_in_arrow(
+            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
     # A batch run reads the input rows here, keyed by event.host as Spark's JSON reader reads it, so
