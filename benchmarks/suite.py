@@ -137,6 +137,19 @@ def mismatch(spark, left: str, right: str) -> str:
     )
 
 
+def machine_speed() -> float:
+    """Seconds for a 5M-step pure-Python loop (best of 3): absolute times on this shared
+    machine move by 2-3x between hours (load average does not show it), so build times and
+    events/s are read against it; ratios need no such correction (interleaved rounds)."""
+    best = float("inf")
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for i in range(5_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def fresh_cache(spark, frame) -> None:
     """Drop what a run persisted (a later run with the same plan would read it instead of
     computing), keeping only the cached input (untimed)."""
@@ -293,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     some_typed = args.typed or args.typed_source
     names = args.only or [w.name for w in WORKLOADS if w.name in TYPED or not some_typed]
-    load = os.getloadavg()
+    load, speed = os.getloadavg(), machine_speed()
     builds: dict = {}
     if not args.no_build:
         builds = {n: build_times(BY_NAME[n].trickle, args.build_runs) for n in names}
@@ -308,6 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(table(results, builds, args.events))
     print(f"load average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}")
+    speed_end = machine_speed()
+    print(
+        f"machine speed: a 5M-step Python loop took {speed:.2f} s at start, "
+        f"{speed_end:.2f} s at end"
+    )
     if args.json:
         report = {
             "events": args.events,
@@ -317,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             "cores": CORES,
             "load_start": load,
             "load_end": os.getloadavg(),
+            "loop_seconds": [speed, speed_end],
             "host": platform.node(),
             "workloads": results,
             "build": builds,

@@ -72,7 +72,7 @@ def test_the_group_by_each_workload_repeats() -> None:
     job = compile_source(Source("main.trickle", text), "query").job
     assert "repeats=True" in job and "leave Python as one row with a repeat count" in job
     code = "".join(job.split())  # black may wrap the call
-    assert "mapInArrow(stage_mapper(GRAPH,STAGES,0,flush_at_end),REPEAT_ROW_SCHEMA)" in code
+    assert "stage_mapper(GRAPH,STAGES,0,flush_at_end),REPEAT_ROW_SCHEMA)" in code
 
 
 @pytest.mark.parametrize(
