@@ -4,11 +4,14 @@ Building a Column in classic PySpark is a round trip to the JVM per function, li
 (``F.col`` alone is three): a job's fixed expressions (its row-format casts, its output
 filters, the typed plan's escape rewrite) cost hundreds of round trips, a few tenths of a second
 of the driver's time per job, however few its events. A Column names its inputs, it is bound to
-no DataFrame, so one built Column serves every plan of the same JVM.
+no DataFrame, so one built Column serves every plan of the same JVM. The same holds for a
+select's list of Columns (:func:`select_once`), a stage's Python UDF (:func:`map_in_arrow`) and
+an empty frame.
 
-Invariant: a key names exactly one expression (its builder is a pure function of the key); the
-cache lives as long as the py4j gateway of the JVM that holds its Columns. Under Spark Connect a
-Column is a local description (no round trip), so nothing is kept.
+Invariant: a key names exactly one object (its builder is a pure function of the key; an
+unhashable part of a key is named by identity, :class:`Same`); the cache lives as long as the
+py4j gateway of the JVM that holds its objects. Under Spark Connect a Column is a local
+description (no round trip), so nothing is kept.
 """
 
 from __future__ import annotations
