@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["Same", "column_once", "map_in_arrow", "select_once"]
+__all__ = ["Same", "by_name", "column_once", "map_in_arrow", "select_once"]
 
 _BUILT: dict[Hashable, Any] = {}
 _GATEWAY: list[Any] = [None]
@@ -130,9 +130,15 @@ def map_in_arrow(frame: Any, fn: Any, schema: Any) -> Any:
 
 def _udf(fn: Any, schema: Any, columns: tuple[str, ...]) -> Any:
     """What ``mapInArrow`` applies: ``fn`` as a map-over-Arrow UDF of ``columns``, by name."""
-    from pyspark.sql import functions as F
     from pyspark.sql.pandas.functions import pandas_udf
     from pyspark.util import PythonEvalType
 
     udf = pandas_udf(fn, returnType=schema, functionType=PythonEvalType.SQL_MAP_ARROW_ITER_UDF)
-    return udf(*[F.col("`" + name.replace("`", "``") + "`") for name in columns])
+    return udf(*[by_name(name) for name in columns])
+
+
+def by_name(name: str) -> Any:
+    """The Column of the input column ``name``, whatever its characters (back-quoted)."""
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")

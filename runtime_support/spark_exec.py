@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .columns_once import column_once, map_in_arrow, select_once
+from .columns_once import by_name, column_once, map_in_arrow, select_once
 from .graph import GraphSpec, NodeSpec, Passthrough
 from .port_frames import PortFrames, empty_frame, meta_column, port_output
 from .stages import ROW_SCHEMA, StageSpec, stage_mapper
@@ -117,7 +117,7 @@ def typed_event(df: Any) -> Any:
     return column_once(
         df.sparkSession,
         ("typed_event", names),
-        lambda: F.struct(*[F.col("`" + name.replace("`", "``") + "`") for name in names]),
+        lambda: F.struct(*[by_name(name) for name in names]),
     )
 
 
