@@ -3,16 +3,25 @@ job, the Python path and three variants of the plan that each leave one part out
 test; the variants are not exact, they only time the parts).
 
     python benchmarks/typed_breakdown.py [--workload patch] [--events 1000000] [--runs 2]
+    python benchmarks/typed_breakdown.py --typed-source [--workload real-workflow-throughput-json]
 
 Variants: ``no-udf`` (the Python UDF replaced by NULL: only right when every line fits),
 ``no-fit`` (no fit check: a plan that reads no field then parses nothing), ``split`` (a native
 and a Python branch, each parsing the input). One SparkSession, local[2], interleaved rounds as
 in ``suite.py``; medians and their ratio to the hand-written job.
+
+``--typed-source``: both jobs read the suite's typed source (``suite.typed_source_frame``), and
+the parts are the generated job, its native branch alone, its Python branch alone (the rows
+the plan cannot decide), the hand-written job, and the hand-written job with the rewrite of
+Jackson's upper-case escapes to Tremor's (``native_typed.jackson_escapes_as_tremor``): the
+work the generated job does beyond the hand-written one for byte-exact output. Medians of wall
+and CPU seconds (driver, JVM and Python workers, ``cpu_clock``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import shutil
 import statistics
 import sys
@@ -32,7 +41,11 @@ def main() -> None:
     parser.add_argument("--workload", default="patch", choices=suite.TYPED)
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--typed-source", action="store_true", help="the typed source's parts")
     args = parser.parse_args()
+    if args.typed_source:
+        typed_source_parts(args.workload, args.events, args.runs)
+        return
 
     from pyspark.sql import functions as F
 
@@ -105,6 +118,67 @@ def main() -> None:
     for name, values in times.items():
         median = statistics.median(values)
         print(f"{name:14} {median:7.2f} s  ratio {median / hand:.2f}")
+
+
+def typed_source_parts(name: str, events: int, runs: int) -> None:
+    """The typed-source job's parts (see the module docstring), timed and printed."""
+    from cpu_clock import spark_cpu_seconds
+    from pyspark.sql import functions as F
+
+    from compiler.lowering.schema import parse_schema
+    from compiler.pipeline import compile_path
+    from compiler.testing.loader import load_job
+    from runtime_support.native_typed import apply_native, jackson_escapes_as_tremor
+    from runtime_support.session import get_session
+
+    spark = get_session("tremorc-typed-source-breakdown")
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 << 20))
+    workload = BY_NAME[name]
+    folder = tempfile.mkdtemp(prefix="tremorc-typed-")
+    text = input_frame(spark, write_events(workload.data, events, Path(folder)))
+    source = suite.typed_source_frame(text, workload.data)
+    schema = parse_schema(suite.SCHEMAS[workload.data])
+    module = load_job(compile_path(workload.trickle, schema=schema).job, workload.name)
+    hand = importlib.import_module(f"handwritten.{workload.module}")
+
+    def branch(index: int):
+        return lambda: apply_native(module.GRAPH, None, None, {"in": source})[index].select("value")
+
+    def escaped():
+        value = jackson_escapes_as_tremor(F.col("value")).alias("value")
+        return hand.run(source).select(value)
+
+    parts = {
+        "generated": lambda: module.run_pipeline(spark, {"in": source})["out"].select("value"),
+        "native branch": branch(1),
+        "python branch": branch(0),
+        "hand-written": lambda: hand.run(source),
+        "hand+escapes": escaped,
+    }
+    wall: dict[str, list[float]] = {part: [] for part in parts}
+    cpu: dict[str, list[float]] = {part: [] for part in parts}
+    suite.end_on_sigterm()
+    try:
+        for round_ in range(runs + 1):  # round 0 warms up
+            for part, frame in parts.items():
+                cpu_started, started = spark_cpu_seconds(spark), time.perf_counter()
+                frame().write.mode("overwrite").text(f"{folder}/{part}-{round_}")
+                if round_:
+                    wall[part].append(time.perf_counter() - started)
+                    if cpu_started is not None:
+                        cpu[part].append(spark_cpu_seconds(spark) - cpu_started)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    hand_wall = statistics.median(wall["hand-written"])
+    hand_cpu = statistics.median(cpu["hand-written"]) if cpu["hand-written"] else None
+    print(f"{name}, typed source, {events:,} events, median of {runs}")
+    for part in parts:
+        line = f"{part:14} {statistics.median(wall[part]):7.2f} s"
+        line += f"  ratio {statistics.median(wall[part]) / hand_wall:.2f}"
+        if hand_cpu:
+            median_cpu = statistics.median(cpu[part])
+            line += f"  CPU {median_cpu:6.2f} s  ratio {median_cpu / hand_cpu:.2f}"
+        print(line)
 
 
 if __name__ == "__main__":
