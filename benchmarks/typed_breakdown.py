@@ -173,8 +173,8 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
     hand_cpu = statistics.median(cpu["hand-written"]) if cpu["hand-written"] else None
     print(f"{name}, typed source, {events:,} events, median of {runs}")
     for part in parts:
-        line = f"{part:14} {statistics.median(wall[part]):7.2f} s"
-        line += f"  ratio {statistics.median(wall[part]) / hand_wall:.2f}"
+        median_wall = statistics.median(wall[part])
+        line = f"{part:14} {median_wall:7.2f} s  ratio {median_wall / hand_wall:.2f}"
         if hand_cpu:
             median_cpu = statistics.median(cpu[part])
             line += f"  CPU {median_cpu:6.2f} s  ratio {median_cpu / hand_cpu:.2f}"

@@ -86,6 +86,8 @@ def single_unless_flushing(
         ordered = source.repartition(1).sortWithinPartitions(*order)
         return map_in_arrow(ordered, stage_mapper(spec, stages, index, False), ROW_SCHEMA)
     mapper = stage_mapper(passthroughs(spec, batches), stages, index, True)
+    # Not map_in_arrow: the spec is new on every call, so its UDF would never be found again
+    # and would only push other jobs' UDFs out of the cache.
     return source.mapInArrow(mapper, ROW_SCHEMA)
 
 
