@@ -293,3 +293,53 @@ def test_client_sends_binary_frames_when_meta_binary(spark, tmp_path: Path) -> N
     assert [f["binary"] for f in got] == [n % 2 == 0 for n in range(len(EVENTS))]
     texts = [bytes.fromhex(f["data"]).decode() if f["binary"] else f["data"] for f in got]
     assert [json.loads(t) for t in texts] == EVENTS
+
+
+def test_short_connections_keep_their_frames_and_peer() -> None:
+    """A client that sends its frames and closes before the server's handler runs (likely when
+    the CPU is contended, as on CI) loses nothing: every frame is an event carrying its own
+    connection's peer. Three busy processes contend for the CPU; the test kills them by PID."""
+    import json
+    import subprocess
+    import sys
+    import threading
+
+    from websockets.sync.client import connect
+
+    from runtime_support.connectors.base import ConnectorSpec
+    from runtime_support.connectors.net.ws import WsServerSource
+
+    port = free_port()
+    config = {"codec": "string", "config": {"url": f"127.0.0.1:{port}"}}
+    source = WsServerSource(ConnectorSpec("server::in", "ws_server", config))
+    events: list[str] = []
+    lock, stop = threading.Lock(), threading.Event()
+
+    def emit(chunk: list[str]) -> None:
+        with lock:
+            events.extend(chunk)
+
+    server = threading.Thread(target=source.serve, args=(emit, stop))
+    server.start()
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    sent = {}
+    try:
+        net_peer.wait_until(lambda: net_peer.bound("tcp", port), 30, "the ws_server")
+        for n in range(100):
+            with connect(f"ws://127.0.0.1:{port}") as client:
+                for k in range(10):
+                    client.send(f"{n}.{k}")
+                    sent[f'"{n}.{k}"'] = client.local_address[1]
+        net_peer.wait_until(lambda: len(events) >= len(sent), 30, f"{len(sent)} events")
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+        stop.set()
+        server.join()
+    peers = {}
+    for line in events:
+        text, meta = line.split("\t")
+        peers[text] = json.loads(meta)["ws_server"]["peer"]
+    assert len(events) == len(sent)
+    assert peers == {text: {"host": "127.0.0.1", "port": peer} for text, peer in sent.items()}

@@ -36,9 +36,15 @@ class WsServerSource(TcpServerSource):
         from websockets.sync.server import serve
 
         def handler(conn: Any) -> None:
-            self._connection(conn, emit, stop, self.connection_meta(conn.remote_address))
+            self._connection(conn, emit, stop, self.connection_meta(conn.peer))
 
-        server = serve(handler, sock=self.listener(), compression=None, max_size=MAX_MESSAGE)
+        server = serve(
+            handler,
+            sock=self.listener(),
+            compression=None,
+            max_size=MAX_MESSAGE,
+            create_connection=peer_connection_class(),
+        )
         with server:
             thread = threading.Thread(target=server.serve_forever, daemon=True)
             thread.start()
@@ -67,6 +73,22 @@ class WsServerSource(TcpServerSource):
             data = message.encode() if isinstance(message, str) else message
             emit(self.tagged(decoder.feed(data), meta))
         emit(self.tagged(decoder.finish(), meta))
+
+
+def peer_connection_class() -> type:
+    """A ``ServerConnection`` that keeps its peer's address from the moment it is accepted.
+
+    The library's ``remote_address`` asks the socket each time; once a client has sent its
+    frames and closed, the library may have shut the socket down before the handler runs, and
+    the question fails (ENOTCONN) although the frames are still buffered."""
+    from websockets.sync.server import ServerConnection
+
+    class PeerConnection(ServerConnection):
+        def __init__(self, sock: socket.socket, *args: Any, **kwargs: Any) -> None:
+            self.peer = sock.getpeername()
+            super().__init__(sock, *args, **kwargs)
+
+    return PeerConnection
 
 
 class WsClientSink(NetSinkBase):
