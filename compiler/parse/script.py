@@ -22,7 +22,7 @@ from ..grammar import load_grammar
 from ..lex import extractor_rule
 from ..source import Source, Span
 from .errors import parse_rule, run_guarded
-from .fastpeg import fast_visit
+from .fastpeg import SELF, childless, fast_visit
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -54,6 +54,7 @@ def _stripped_text(node: PNode, _children: list[Any]) -> str:
     return node.text.strip()
 
 
+@childless(SELF)
 def _children_or_node(node: PNode, visited_children: list[Any]) -> Any:
     return visited_children or node
 
@@ -139,11 +140,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def _fold_visited(self, _node: PNode, visited_children: list[Any]) -> ast.Expr:
         return self.fold_binary(visited_children)
 
+    @childless(SELF)
     def visit_(self, node: PNode, visited_children: list[Any]) -> Any:
         """An unnamed subexpression (``visit_`` + its empty name): what :meth:`generic_visit`
         gives one, its visited children or, if none, the node itself."""
         return visited_children or node
 
+    @childless(None)
     def visit__(self, node: PNode, _children: list[Any]) -> None:
         return None
 
