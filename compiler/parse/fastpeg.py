@@ -39,7 +39,7 @@ from parsimonious.expressions import (
 )
 from parsimonious.nodes import Node, RegexNode
 
-from .start_sets import PLAIN_CHARS, starts
+from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
 _MISSING: Any = object()
@@ -200,7 +200,10 @@ class _Compiler:
             return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
             if self.plain:
-                members = _dispatch(expr, members)  # type: ignore[assignment]
+                skipper = _leading_skipper(expr)
+                members = _dispatch(expr, members, skipper)  # type: ignore[assignment]
+                if skipper is not None and isinstance(members, _Dispatch):
+                    members.skip = self.get(skipper)
             return (_first_of if collapsed else _one_of)(expr, self.text, members)
         if kind is Lookahead:
             return _lookahead(expr, self.text, members[0])
@@ -386,19 +389,36 @@ def _collapsing_level(expr: Sequence, text: str, first: Matcher, member: Matcher
 class _Dispatch:
     """A choice's alternatives by the character at the position: only those that can start
     with it (or match the empty text), in the grammar's order; ``at_end``: those that can
-    match at the end of the text (see :mod:`compiler.parse.start_sets`)."""
+    match at the end of the text (see :mod:`compiler.parse.start_sets`). With ``skip`` (every
+    alternative starts with that whitespace rule): by the character after the whitespace."""
 
-    __slots__ = ("by_char", "at_end")
+    __slots__ = ("by_char", "at_end", "skip")
 
     def __init__(self, by_char: dict[str, tuple[Matcher, ...]], at_end: tuple[Matcher, ...]):
         self.by_char = by_char
         self.at_end = at_end
+        self.skip: Matcher | None = None
 
 
-def _dispatch(expr: OneOf, members: list[Matcher]) -> list[Matcher] | _Dispatch:
+def _leading_skipper(expr: OneOf) -> Expression | None:
+    """The whitespace rule every alternative of ``expr`` starts with (a sequence whose first
+    member it is), or None."""
+    first = [
+        m.members[0] if type(m) is Sequence and len(m.members) > 1 else None for m in expr.members
+    ]
+    skipper = first[0]
+    if skipper is None or not _skipper(skipper) or any(f is not skipper for f in first):
+        return None
+    return skipper
+
+
+def _dispatch(
+    expr: OneOf, members: list[Matcher], skipper: Expression | None
+) -> list[Matcher] | _Dispatch:
     """``members`` as a :class:`_Dispatch` when it leaves some alternative out for some
-    character of a plain text, else unchanged."""
-    layout = _layout(expr)
+    character of a plain text, else unchanged; with ``skipper`` (see :func:`_leading_skipper`)
+    the character is the one after it."""
+    layout = _layout(expr, skipper is not None)
     if layout is None:
         return members
     groups, group_of, at_end = layout
@@ -409,18 +429,23 @@ def _dispatch(expr: OneOf, members: list[Matcher]) -> list[Matcher] | _Dispatch:
 
 
 _Layout = tuple[list[tuple[int, ...]], dict[str, int], tuple[int, ...]]
-_LAYOUTS: dict[int, tuple[OneOf, _Layout | None]] = {}
+_LAYOUTS: dict[tuple[int, bool], tuple[OneOf, _Layout | None]] = {}
 
 
-def _layout(expr: OneOf) -> _Layout | None:
+def _layout(expr: OneOf, skipped: bool) -> _Layout | None:
     """Which alternatives of ``expr`` each plain character leaves in, as indices: the distinct
     index tuples, each character's tuple (its position among them), and the alternatives that
     may match at the end of the text; None when every character keeps every alternative.
-    Memoised per choice (the memo keeps it alive), so a parse only maps indices to matchers."""
-    found = _LAYOUTS.get(id(expr))
+    ``skipped``: of the character after each alternative's leading whitespace rule. Memoised
+    per choice (the memo keeps it alive), so a parse only maps indices to matchers."""
+    key = (id(expr), skipped)
+    found = _LAYOUTS.get(key)
     if found is not None:
         return found[1]
-    sets = [starts(member) for member in expr.members]
+    if skipped:
+        sets = [sequence_starts(member.members[1:]) for member in expr.members]
+    else:
+        sets = [starts(member) for member in expr.members]
     everywhere = tuple(range(len(sets)))
 
     def kept(char: str) -> tuple[int, ...]:
@@ -437,17 +462,18 @@ def _layout(expr: OneOf) -> _Layout | None:
     layout: _Layout | None = (groups, group_of, at_end)
     if groups == [everywhere] and at_end == everywhere:
         layout = None
-    _LAYOUTS[id(expr)] = (expr, layout)
+    _LAYOUTS[key] = (expr, layout)
     return layout
 
 
 def _first_of(_expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Matcher:
     """:func:`_one_of` without its own node: the matching alternative's."""
     if isinstance(members, _Dispatch):
-        by_char, at_end, size = members.by_char, members.at_end, len(text)
+        by_char, at_end, size, skip = members.by_char, members.at_end, len(text), members.skip
 
         def dispatched(pos: int) -> Node | None:
-            for member in by_char[text[pos]] if pos < size else at_end:
+            at = pos if skip is None else skip(pos).end  # type: ignore[union-attr]
+            for member in by_char[text[at]] if at < size else at_end:
                 node = member(pos)
                 if node is not None:
                     return node
@@ -467,10 +493,11 @@ def _first_of(_expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Ma
 
 def _one_of(expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Matcher:
     if isinstance(members, _Dispatch):
-        by_char, at_end, size = members.by_char, members.at_end, len(text)
+        by_char, at_end, size, skip = members.by_char, members.at_end, len(text), members.skip
 
         def dispatched(pos: int) -> Node | None:
-            for member in by_char[text[pos]] if pos < size else at_end:
+            at = pos if skip is None else skip(pos).end  # type: ignore[union-attr]
+            for member in by_char[text[at]] if at < size else at_end:
                 node = member(pos)
                 if node is not None:
                     return Node(expr, text, pos, node.end, [node])

@@ -15,6 +15,7 @@ a rule still being analysed answers None (unknown), so a cycle only makes the an
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from re import _compiler as re_compiler  # type: ignore[attr-defined]
 from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
@@ -90,8 +91,13 @@ def _analyse(expr: Expression) -> Starts | None:
             return None
         return frozenset().union(*(f[0] for f in found)), any(f[1] for f in found)  # type: ignore[index]
     if kind is PegSequence:
-        return _concatenated([lambda m=m: starts(m) for m in expr.members])
+        return sequence_starts(expr.members)
     return None
+
+
+def sequence_starts(members: Iterable[Expression]) -> Starts | None:
+    """The starts of ``members`` matched one after the other."""
+    return _concatenated([lambda m=m: starts(m) for m in members])
 
 
 def _concatenated(parts: list[Any]) -> Starts | None:
