@@ -184,6 +184,14 @@ def module_path_mounts(source: Source, extra: list[str] | None = None) -> list[s
     return mounts + list(extra or [])
 
 
+def _parse_module_file(source: Source) -> Node:
+    """A module file by Tremor's module-file grammar (its parser is imported at the first
+    ``use``: a program without one never loads the deploy grammar's visitor)."""
+    from .parse.deploy import parse_module
+
+    return parse_module(source)
+
+
 def load_modules(
     tree: Node,
     source: Source,
@@ -204,9 +212,7 @@ def load_modules(
         CompileError: missing module, cyclic ``use``, or an error inside a module file.
     """
     if parsers is None:
-        from .parse.deploy import parse_module
-
-        parsers = {"*": parse_module}
+        parsers = {"*": _parse_module_file}
     loader = ModuleLoader(mounts=mounts or module_path_mounts(source), parsers=parsers)
     loader.root_source = source
     loader.load_uses(tree, source)

@@ -13,8 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..registry.connectors import CONNECTORS
-from ..registry.net_connectors import NET_SINK_FACTORIES
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
@@ -35,6 +33,8 @@ class Connector:
     @property
     def ports(self) -> tuple[str, ...]:
         """Its ports: ``out``/``err`` when it produces events, ``in`` (…) when it consumes."""
+        from ..registry.connectors import CONNECTORS  # only troy builds load connectors
+
         entry = CONNECTORS.get(self.kind)
         assert entry is not None, "instantiation checked the kind against the registry"
         if self.kind == "file":
@@ -48,6 +48,8 @@ class Connector:
         writes table rows (``postgres``, ``clickhouse``: a table has no order) or part files
         (``file``, ``s3_streamer``: each part in emission order); any other sink writes (or
         stops the run) in the whole emission order."""
+        from ..registry.net_connectors import NET_SINK_FACTORIES
+
         if "in" not in self.ports or self.kind in (*UNORDERED_SINKS, *NET_SINK_FACTORIES):
             return Stateless()
         config = self.params.get("config", {})

@@ -22,7 +22,7 @@ from ..ast import deploy as D
 from ..ast import query as Q
 from ..ast import script as S
 from ..diagnostics import CompileError
-from ..registry.checks import check_connector
+from ..registry.connector_checks import check_connector
 from ..source import Source, Span
 from .deploy_eval import ConstEval
 from .deploy_pipelines import check_pipeline_definition

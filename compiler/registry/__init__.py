@@ -8,16 +8,30 @@ checks in :mod:`compiler.registry.checks` hold every use in a program against th
 
 from __future__ import annotations
 
+from typing import Any
+
 from .aggregates import AGGREGATES
 from .codecs import CODECS
 from .common import Entry, Key, Registry
-from .connectors import CONNECTORS
 from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .windows import WINDOWS
 
-#: Every registry, in the order the docs list them.
-ALL = (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
+
+def __getattr__(name: str) -> Any:
+    """``CONNECTORS`` and ``ALL`` (every registry, in the order the docs list them), loaded when
+    first asked for: the connector registry and its checks import connector code that a
+    ``.trickle`` or ``.tremor`` build never needs."""
+    if name == "CONNECTORS":
+        from .connectors import CONNECTORS
+
+        return CONNECTORS
+    if name == "ALL":
+        from .connectors import CONNECTORS
+
+        return (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AGGREGATES",

@@ -9,7 +9,6 @@ from typing import Any
 
 from runtime_support.extractors.base import NO_MATCH, Extractor, ExtractorError
 from runtime_support.jsonio import decode_json
-from runtime_support.stdlib.chrono_parse import ChronoParseError, parse_to_nanos
 from runtime_support.stdlib.rust_regex import RegexError, compile_rust
 
 __all__ = ["Base64", "DatetimeEx", "Glob", "JsonEx", "Re", "Rerg"]
@@ -125,6 +124,9 @@ class DatetimeEx(Extractor):
     name = "datetime"
 
     def run(self, text: str, ctx: Any) -> Any:
+        # imported here: chrono's tables load only for programs that parse dates
+        from runtime_support.stdlib.chrono_parse import ChronoParseError, parse_to_nanos
+
         has_tz = any(s in self.rule for s in _TZ_SPECS)
         try:
             ns = parse_to_nanos(text, self.rule, has_tz)
