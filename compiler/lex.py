@@ -442,18 +442,22 @@ class Lexer:
         )
 
 
-# Texts the lexer surely accepts: ASCII whitespace, comments (not ``#!``), ASCII identifiers not
-# opening an extractor, ``_``, decimal numbers without ``_`` below 2**64 (ints of at most 19
-# digits) followed by no identifier character, one-line strings with simple escapes and no
-# interpolation, and punctuation other than ``|`` and the backtick. Anything else (heredocs,
-# extractors, hex, interpolation, non-ASCII, ``#!config``) is left to the lexer itself.
+# Texts the lexer surely accepts: ASCII whitespace, comments (not ``#!``), ASCII identifiers,
+# quoted identifiers closed on their line, extractors opened by an identifier (``glob|…|`` closed
+# on its line; escapes ``\|``, ``\\`` and backslash-newline only), ``_``, decimal numbers
+# without ``_`` below 2**64 (ints of at most 19 digits) followed by no identifier character,
+# one-line strings with simple escapes whose interpolations are one identifier, and punctuation
+# other than ``|``. Anything else (heredocs, hex, other interpolations, non-ASCII outside
+# extractors, ``#!config``) is left to the lexer itself.
 _LEXES = re.compile(
     r"(?:[ \t\r\n\f\v]++"
     r"|#(?!!)[^\n]*+"
     r"|[A-Za-z][A-Za-z0-9_]*+(?!\|)"
+    r"|[A-Za-z][A-Za-z0-9_]*+\|(?:[^|\\\n]|\\[|\\\n])*+\|"
+    r"|`[^`\n]*+`"
     r"|_"
     r"|[0-9]{1,19}+(?:\.[0-9]++(?:e[+-]?[0-9]++)?)?+(?![0-9A-Za-z_])"
-    r'|"(?!"")(?:[^"\\#\n]|\\["\\#bfnrt]|#(?!\{))*+"'
+    r'|"(?!"")(?:[^"\\#\n]|\\["\\#bfnrt]|#(?!\{)|#\{[ \t]*+[A-Za-z][A-Za-z0-9_]*+[ \t]*+\})*+"'
     r"|[()\[\]{},;:.$=<>+\-*/%&^!~])*+"
 )
 

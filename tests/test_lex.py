@@ -116,10 +116,16 @@ PIECES = st.sampled_from(
         "\\u",
         "#",
         "#{",
+        "#{ a }",
+        '#{a}"',
         "#!",
         "##",
         "#!config ",
         "|",
+        "re|",
+        "glob|a*|",
+        "`a b`",
+        "\\|",
         "`",
         "'",
         "{",
@@ -163,4 +169,7 @@ def test_a_text_that_lexes_cleanly_is_accepted_by_the_lexer(text: str) -> None:
 def test_plain_programs_lex_cleanly() -> None:
     """The common case is recognised (else the check saves nothing)."""
     assert lexes_cleanly('let a = event.b[1] + 2.5e3; # note\nemit {"x": "y\\n#z"} => "out"')
-    assert not lexes_cleanly('let a = "#{event}"')  # interpolation: the lexer decides
+    assert lexes_cleanly('let a = "x#{ port }y"')  # an identifier interpolated
+    assert not lexes_cleanly('let a = "#{event.a}"')  # other interpolations: the lexer decides
+    assert lexes_cleanly("match event of case %{`a b` ~= glob|x\\|*|} => 1 end")
+    assert not lexes_cleanly("match event of case %{a ~= glob|x\\q*|} => 1 end")  # bad escape
