@@ -43,6 +43,9 @@ from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
 _MISSING: Any = object()
+#: ``Node.__new__``: the matchers build nodes as ``Node(expr, text, start, end, children)`` does,
+#: storing the five slots themselves (its Python-level ``__init__`` was a sixth of a parse).
+_new = Node.__new__
 
 
 def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset()) -> Node | None:
@@ -255,7 +258,13 @@ def _literal(expr: Literal, text: str) -> Matcher:
 
     def match(pos: int) -> Node | None:
         if startswith(literal, pos):
-            return Node(expr, text, pos, pos + size)
+            node = _new(Node)
+            node.expr = expr
+            node.full_text = text
+            node.start = pos
+            node.end = pos + size
+            node.children = []
+            return node
         return None
 
     return match
@@ -268,8 +277,12 @@ def _regex(expr: Regex, text: str, compiled: Any) -> Matcher:
         found = search(text, pos)
         if found is None:
             return None
-        start, end = found.span()
-        node = RegexNode(expr, text, pos, pos + end - start)
+        node = _new(RegexNode)
+        node.expr = expr
+        node.full_text = text
+        node.start = pos
+        node.end = found.end()  # the match starts at pos
+        node.children = []
         node.match = found
         return node
 
@@ -286,7 +299,13 @@ def _sequence(expr: Sequence, text: str, members: list[Matcher]) -> Matcher:
                 return None
             children.append(node)
             end = node.end
-        return Node(expr, text, pos, end, children)
+        node = _new(Node)
+        node.expr = expr
+        node.full_text = text
+        node.start = pos
+        node.end = end
+        node.children = children
+        return node
 
     return match
 
@@ -309,7 +328,13 @@ def _collapsing_sequence(expr: Sequence, text: str, members: list[Matcher]) -> M
             end = node.end
         if end == head.end:
             return head
-        return Node(expr, text, pos, end, children)
+        node = _new(Node)
+        node.expr = expr
+        node.full_text = text
+        node.start = pos
+        node.end = end
+        node.children = children
+        return node
 
     return match
 
@@ -500,7 +525,13 @@ def _one_of(expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Match
             for member in by_char[text[at]] if at < size else at_end:
                 node = member(pos)
                 if node is not None:
-                    return Node(expr, text, pos, node.end, [node])
+                    parent = _new(Node)
+                    parent.expr = expr
+                    parent.full_text = text
+                    parent.start = pos
+                    parent.end = node.end
+                    parent.children = [node]
+                    return parent
             return None
 
         return dispatched
@@ -509,7 +540,13 @@ def _one_of(expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Match
         for member in members:
             node = member(pos)
             if node is not None:
-                return Node(expr, text, pos, node.end, [node])
+                parent = _new(Node)
+                parent.expr = expr
+                parent.full_text = text
+                parent.start = pos
+                parent.end = node.end
+                parent.children = [node]
+                return parent
         return None
 
     return match
@@ -520,7 +557,12 @@ def _lookahead(expr: Lookahead, text: str, member: Matcher) -> Matcher:
 
     def match(pos: int) -> Node | None:
         if (member(pos) is None) == negative:
-            return Node(expr, text, pos, pos)
+            node = _new(Node)
+            node.expr = expr
+            node.full_text = text
+            node.start = node.end = pos
+            node.children = []
+            return node
         return None
 
     return match
@@ -541,7 +583,13 @@ def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
                 break
             end = node.end
         if len(children) >= low:
-            return Node(expr, text, pos, end, children)
+            node = _new(Node)
+            node.expr = expr
+            node.full_text = text
+            node.start = pos
+            node.end = end
+            node.children = children
+            return node
         return None
 
     return match
