@@ -616,32 +616,42 @@ def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
     visitor may have ``generic_for(name)``: what its ``generic_visit`` does with nodes of rule
     ``name`` (it must agree with ``generic_visit``), so the dispatch on the name runs once; a
     method marked :func:`childless` is not called for a node without children."""
-    methods: dict[str, Callable[[Node, list[Any]], Any]] = {}
-    leaves: dict[str, Any] = {}
+    table: dict[str, tuple[Callable[[Node, list[Any]], Any], Any]] = {}
     generic = visitor.generic_visit
     generic_for = getattr(visitor, "generic_for", None)
 
-    def lookup(name: str) -> Callable[[Node, list[Any]], Any]:
+    def lookup(name: str) -> tuple[Callable[[Node, list[Any]], Any], Any]:
+        """The method of rule ``name`` and its :func:`childless` value (or ``_MISSING``)."""
         method = getattr(visitor, "visit_" + name, None)
         if method is None:
             method = generic_for(name) if generic_for is not None else generic
-        methods[name] = method
-        leaves[name] = getattr(method, "childless", _MISSING)
-        return method
+        entry = table[name] = (method, getattr(method, "childless", _MISSING))
+        return entry
 
-    def visit(node: Node) -> Any:
-        name = node.expr.name
-        method = methods.get(name) or lookup(name)
-        children = node.children
-        if not children:
-            leaf = leaves[name]
-            if leaf is not _MISSING:
-                return node if leaf is SELF else leaf
-            return method(node, [])
-        return method(node, [visit(child) for child in children])
+    def visit(node: Node, method: Callable[[Node, list[Any]], Any]) -> Any:
+        """``method`` on ``node`` and its children's values; a leaf child's value is found here
+        (no call of its own: most nodes are leaves)."""
+        values = []
+        append = values.append
+        for child in node.children:
+            name = child.expr.name
+            entry = table.get(name) or lookup(name)
+            if child.children:
+                append(visit(child, entry[0]))
+            elif entry[1] is _MISSING:
+                append(entry[0](child, []))
+            else:
+                append(child if entry[1] is SELF else entry[1])
+        return method(node, values)
+
+    def visit_root(root: Node) -> Any:
+        method, leaf = lookup(root.expr.name)
+        if not root.children and leaf is not _MISSING:
+            return root if leaf is SELF else leaf
+        return visit(root, method)
 
     try:
-        return visit(root)
+        return visit_root(root)
     except visitor.unwrapped_exceptions:
         raise
     except Exception:  # noqa: BLE001 - parsimonious' own visit words the internal error
