@@ -18,6 +18,7 @@ Errors are Tremor's: ``Module `x` not found or not readable error in module path
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -40,8 +41,10 @@ _LIST_INDENT = "\n                         - "
 Parser = Callable[[Source], Node]
 
 
+@functools.cache
 def bundled(path: tuple[str, ...]) -> str | None:
-    """The bundled source file of module ``path``, or None."""
+    """The bundled source file of module ``path``, or None (the bundled library is part of the
+    installed package: asked once per process)."""
     found = BUNDLED.joinpath(*path).with_suffix(".tremor") if path else None
     return str(found) if found is not None and found.is_file() else None
 

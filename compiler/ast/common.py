@@ -12,7 +12,6 @@ import types
 import typing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, TypeVar
 
 from ..source import NO_SPAN, Span
@@ -30,7 +29,7 @@ class Node:
         """Direct child nodes, in field order (fields that can only hold plain values are not
         looked at: see :func:`child_fields`)."""
         out: list[Node] = []
-        for name in child_fields(type(self)):
+        for name in child_fields(self.__class__):
             value = getattr(self, name)
             if isinstance(value, Node):
                 out.append(value)
@@ -39,13 +38,21 @@ class Node:
         return out
 
     def walk(self) -> Iterator[Node]:
-        """This node and all descendants, pre-order (an explicit stack: no generator per level)."""
+        """This node and all descendants, pre-order (an explicit stack: no generator per level;
+        :meth:`children` inlined)."""
         stack: list[Node] = [self]
-        pop, extend = stack.pop, stack.extend
+        pop, extend, fields = stack.pop, stack.extend, _FIELDS
         while stack:
             node = pop()
             yield node
-            below = node.children()
+            below: list[Node] = []
+            names = fields.get(node.__class__)
+            for name in child_fields(node.__class__) if names is None else names:
+                value = getattr(node, name)
+                if isinstance(value, Node):
+                    below.append(value)
+                elif isinstance(value, tuple) and value:
+                    _add_nodes(below, value)
             if below:
                 below.reverse()
                 extend(below)
@@ -54,22 +61,28 @@ class Node:
 _PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
 
 
-@cache
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def child_fields(cls: type) -> tuple[str, ...]:
     """The field names of a node class that may hold children, in order: all but ``span`` and
     those whose type annotation admits only plain values (str, int, float, bool, None, bytes,
     Span, tuples and unions of these). An annotation that cannot be resolved or read counts as
     one that may hold nodes, so a field is skipped only when its declared type rules nodes out
     (tests/test_ast_children.py checks the declared types against real trees)."""
+    found = _FIELDS.get(cls)
+    if found is not None:
+        return found
     try:
         hints = typing.get_type_hints(cls)
     except Exception:  # noqa: BLE001 - unresolvable annotations: keep every field
         hints = {}
-    return tuple(
+    names = _FIELDS[cls] = tuple(
         f.name
         for f in dataclasses.fields(cls)
         if f.name != "span" and (f.name not in hints or _may_hold_node(hints[f.name]))
     )
+    return names
 
 
 def _may_hold_node(tp: Any) -> bool:
