@@ -11,16 +11,17 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
+from ..records import Record, record
 from ..source import NO_SPAN, Span
 
 N = TypeVar("N", bound="Node")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Node:
+@record
+class Node(Record):
     """Base of every AST node."""
 
     span: Span = field(default=NO_SPAN, compare=False, repr=False)

@@ -9,8 +9,7 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..records import record
 from .common import Node
 from .query import (
     ArgDef,
@@ -37,7 +36,7 @@ CONNECTOR_WITH_KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefineConnector(Stmt):
     """``define connector name from kind [args a, b = d with k = v, … end]``.
 
@@ -52,14 +51,14 @@ class DefineConnector(Stmt):
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class CreateConnector(Create):
     """``create connector alias [from target] [with k = v, … end]``."""
 
     KIND = "connector"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Endpoint(Node):
     """``/connector/alias[/port]`` or ``/pipeline/alias[/port]`` in a ``connect``.
 
@@ -76,7 +75,7 @@ class Endpoint(Node):
         return self.port.name if self.port is not None else default
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Connect(Stmt):
     """``connect /kind/a[/p] to /kind/b[/p]`` (connector→connector does not parse)."""
 
@@ -98,7 +97,7 @@ class Connect(Stmt):
 FlowItem = Use | DefineConnector | DefinePipeline | Create | Connect
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefineFlow(Stmt):
     """``define flow name [args a, b = d] flow <flow-stmt>; … end``."""
 
@@ -116,7 +115,7 @@ class DefineFlow(Stmt):
         return tuple(s for s in self.stmts if isinstance(s, Connect))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DeployFlow(Stmt):
     """``deploy flow alias [from target] [with arg = v, … end]``."""
 
@@ -130,7 +129,7 @@ class DeployFlow(Stmt):
 DeployItem = Use | DefineFlow | DeployFlow
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Deploy(Node):
     """A whole ``.troy`` file: ``[#!config …] [### doc] stmt; stmt; …``."""
 
@@ -143,7 +142,7 @@ class Deploy(Node):
 ModuleItem = Use | Const | FnDef | Intrinsic | QueryDefinition | DefineConnector | DefineFlow
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Module(Node):
     """A module file: ``[### doc] item; item; …`` where items are ``use``, ``const``, ``fn``,
     ``intrinsic`` and ``define window|operator|script|pipeline|connector|flow``."""

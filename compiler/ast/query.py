@@ -10,8 +10,7 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..records import record
 from .common import Node
 from .script import Expr, Script, Use
 
@@ -19,14 +18,14 @@ from .script import Expr, Script, Use
 # Shared building blocks (also used by troy, see ``deploy.py``)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Ident(Node):
     """A name: ``snot`` or a back-ticked ``\\`20ns\\``` (``name`` is without back-ticks)."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Target(Node):
     """A possibly module-qualified artefact name: ``name``, ``mod::name``, ``a::b::name``.
 
@@ -44,7 +43,7 @@ class Target(Node):
         return "::".join((*self.module, self.name))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ConfigDirective(Node):
     """``#!config key = expr`` (at file start, or right after ``pipeline`` in a definition)."""
 
@@ -52,7 +51,7 @@ class ConfigDirective(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ArgDef(Node):
     """One definitional argument inside ``args a, b = default``; ``default`` is None if required.
 
@@ -63,7 +62,7 @@ class ArgDef(Node):
     default: Expr | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class WithEntry(Node):
     """One ``key = expr`` entry inside ``with … [end]``; the span covers key through value."""
 
@@ -75,7 +74,7 @@ class WithEntry(Node):
 # Statements
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Stmt(Node):
     """Base of a trickle statement."""
 
@@ -85,14 +84,14 @@ class Stmt(Node):
 QueryItem = Use | Stmt
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class CreateStream(Stmt):
     """``create stream name``."""
 
     name: Ident
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class NamedScript(Node):
     """``script from port <exprs>`` inside ``define script`` (or ``script from tick`` in a
     window); ``port`` is the name after ``from``."""
@@ -101,7 +100,7 @@ class NamedScript(Node):
     script: Script
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefineWindow(Stmt):
     """``define window name from tumbling|sliding [with k = v, …] [state e]
     [script from tick <exprs>] [script <exprs>] end``.
@@ -120,7 +119,7 @@ class DefineWindow(Stmt):
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefineOperator(Stmt):
     """``define operator name from ns::op [args a, b = d] [with k = v, … end]``.
 
@@ -134,7 +133,7 @@ class DefineOperator(Stmt):
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefineScript(Stmt):
     """``define script name [args a, b = d] [state e] [script from port <exprs>]*
     script <exprs> end``."""
@@ -147,7 +146,7 @@ class DefineScript(Stmt):
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class DefinePipeline(Stmt):
     """``define pipeline name [from p, …] [into q, …] [args …] pipeline [#!config …] <stmts>
     end``.
@@ -164,7 +163,7 @@ class DefinePipeline(Stmt):
     doc: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Create(Stmt):
     """Base of ``create <kind> alias [from target] [with k = v, … end]``."""
 
@@ -176,21 +175,21 @@ class Create(Stmt):
     KIND = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class CreateOperator(Create):
     """``create operator alias [from target] [with … end]``."""
 
     KIND = "operator"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class CreateScript(Create):
     """``create script alias [from target] [with … end]``."""
 
     KIND = "script"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class CreatePipeline(Create):
     """``create pipeline alias [from target] [with … end]`` (trickle and troy)."""
 
@@ -200,7 +199,7 @@ class CreatePipeline(Create):
 # Select ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class StreamRef(Node):
     """``stream`` or ``stream/port`` in ``from`` / ``into``; ``port`` None means the default
     (``out`` when reading, ``in`` when writing)."""
@@ -213,33 +212,33 @@ class StreamRef(Node):
         return self.port.name if self.port is not None else default
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class GroupBy(Node):
     """Base of a ``group by`` definition."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class GroupExpr(GroupBy):
     """``group by <expr>``: one group component."""
 
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class GroupSet(GroupBy):
     """``set(g1, g2, …)``: several components (cartesian product of fan-outs)."""
 
     items: tuple[GroupBy, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class GroupEach(GroupBy):
     """``each(<expr>)``: one group per array element."""
 
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Select(Stmt):
     """``select <expr> from s[/p][[w1, w2]] [where e] [group by g] into s[/p] [having e]``."""
 
@@ -280,7 +279,7 @@ class Select(Stmt):
 # Root --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Query(Node):
     """A whole ``.trickle`` file: ``[#!config …] stmt; stmt; …``."""
 

@@ -6,8 +6,9 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..records import record
 from ..source import Span
 from .common import Node
 
@@ -15,12 +16,12 @@ from .common import Node
 # Expressions
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Expr(Node):
     """Base of every expression."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Literal(Expr):
     """``null``, ``true``, ``42``, ``4.2``, or a string without interpolation.
 
@@ -30,14 +31,14 @@ class Literal(Expr):
     value: None | bool | int | float | str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class StringInterp(Expr):
     """``"a #{x} b"`` or a heredoc with interpolation: parts are str or Expr, in order."""
 
     parts: tuple[str | Expr, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class BinaryPart(Node):
     """One ``data[:bits][/type]`` part of a binary literal; ``kind`` is the ``_``-joined type."""
 
@@ -46,14 +47,14 @@ class BinaryPart(Node):
     kind: str = "unsigned_big"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class BinaryLit(Expr):
     """``<< part, ... >>``."""
 
     parts: tuple[BinaryPart, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class RecordField(Node):
     """``"key": value`` inside a record literal; the key may interpolate."""
 
@@ -61,14 +62,14 @@ class RecordField(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class RecordLit(Expr):
     """``{ "k": v, ... }``."""
 
     fields: tuple[RecordField, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ArrayLit(Expr):
     """``[a, b, ...]``."""
 
@@ -78,26 +79,26 @@ class ArrayLit(Expr):
 # Path segments ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Segment(Node):
     """Base of a path segment."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class FieldSeg(Segment):
     """``.name``."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class IndexSeg(Segment):
     """``[expr]``: string key or integer index, decided at run time."""
 
     index: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class RangeSeg(Segment):
     """``[start:end]`` on arrays, end exclusive."""
 
@@ -109,7 +110,7 @@ class RangeSeg(Segment):
 PATH_ROOTS = ("event", "meta", "state", "args", "group", "window", "local", "const", "expr")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Path(Expr):
     """``event.a[0]``, ``$meta``, ``state.x``, ``args.a``, ``group[0]``, ``window``, ``x.y``,
     ``mod::CONST.a``, ``(expr)[1]``.
@@ -135,7 +136,7 @@ def is_meta_key(path: Path) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Unary(Expr):
     """``-x``, ``+x``, ``not x``, ``!x`` (``op`` is the operator text)."""
 
@@ -143,7 +144,7 @@ class Unary(Expr):
     operand: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Binary(Expr):
     """``a <op> b`` for every binary operator (``op`` is the operator text: ``and``, ``>>>``…)."""
 
@@ -152,7 +153,7 @@ class Binary(Expr):
     right: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Present(Expr):
     """``present path`` (``negated`` for ``absent path``)."""
 
@@ -160,7 +161,7 @@ class Present(Expr):
     negated: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Call(Expr):
     """``f(a)``, ``mod::f(a)``, ``a::b::f(a)``; ``module`` is the (alias) path as written."""
 
@@ -169,14 +170,14 @@ class Call(Expr):
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Recur(Expr):
     """``recur(a, b)`` (tail call of the enclosing function)."""
 
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Extractor(Node):
     """``name|rule|`` with the rule text after Tremor's extractor escapes are applied."""
 
@@ -187,31 +188,31 @@ class Extractor(Node):
 # Patterns -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Pattern(Node):
     """Base of match patterns."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class AnyPattern(Pattern):
     """``_``."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ExprPattern(Pattern):
     """An expression compared with ``==``."""
 
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ExtractorPattern(Pattern):
     """``~ name|rule|``."""
 
     extractor: Extractor
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class FieldPredicate(Node):
     """One field test inside ``%{ ... }``.
 
@@ -229,21 +230,21 @@ class FieldPredicate(Node):
     alias: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class RecordPattern(Pattern):
     """``%{ f1, f2 }``."""
 
     fields: tuple[FieldPredicate, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ArrayPattern(Pattern):
     """``%[ p1, p2 ]`` (order-insensitive, each element pattern must match some element)."""
 
     elements: tuple[Pattern, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class TuplePattern(Pattern):
     """``%( p1, p2 )``; ``open`` for a trailing ``...`` (prefix match)."""
 
@@ -251,7 +252,7 @@ class TuplePattern(Pattern):
     open: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class AssignPattern(Pattern):
     """``name = pattern`` (binding is scoped to the clause)."""
 
@@ -259,7 +260,7 @@ class AssignPattern(Pattern):
     pattern: Pattern
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class MatchCase(Node):
     """``case pattern [when guard] => e1; e2``."""
 
@@ -268,7 +269,7 @@ class MatchCase(Node):
     body: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Match(Expr):
     """``match target of case ... end``; ``mutable`` for statement position (arms may hold
     ``let``/``emit``/``drop``)."""
@@ -281,7 +282,7 @@ class Match(Expr):
 # Patch / merge ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class PatchOp(Node):
     """One patch operation.
 
@@ -296,7 +297,7 @@ class PatchOp(Node):
     to: Expr | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Patch(Expr):
     """``patch target of op; ... end``."""
 
@@ -304,7 +305,7 @@ class Patch(Expr):
     ops: tuple[PatchOp, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Merge(Expr):
     """``merge target of spec end`` (deep merge; null sets, never deletes)."""
 
@@ -315,7 +316,7 @@ class Merge(Expr):
 # Comprehensions -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ForCase(Node):
     """``case (k, v) [when guard] => e1; e2``."""
 
@@ -325,7 +326,7 @@ class ForCase(Node):
     body: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class For(Expr):
     """``for target of case ... [into init [use op]] end``."""
 
@@ -339,7 +340,7 @@ class For(Expr):
 # Statements that are also expressions -------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Let(Expr):
     """``let path = value``; ``target`` may be rooted at local, event, meta or state (others are
     rejected at run time exactly as Tremor does)."""
@@ -348,7 +349,7 @@ class Let(Expr):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Emit(Expr):
     """``emit``, ``emit value``, ``emit => "port"``, ``emit value => "port"``."""
 
@@ -356,7 +357,7 @@ class Emit(Expr):
     port: Expr | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Drop(Expr):
     """``drop``."""
 
@@ -364,7 +365,7 @@ class Drop(Expr):
 # Top-level items ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Use(Node):
     """``use a::b::c [as d]`` (group forms are expanded into one Use per module).
 
@@ -376,7 +377,7 @@ class Use(Node):
     path_span: Span | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Const(Expr):
     """``const NAME = expr``; as the last top-level item its value is the output."""
 
@@ -387,7 +388,7 @@ class Const(Expr):
     """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class FnDef(Node):
     """``fn name(a, b[, ...]) with body end`` or a match function ``fn name(a) of case ... end``
     (then ``cases`` is set and ``body`` empty)."""
@@ -402,7 +403,7 @@ class FnDef(Node):
     """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Intrinsic(Node):
     """``intrinsic fn name(a) as mod::fun``."""
 
@@ -416,7 +417,7 @@ class Intrinsic(Node):
 TopLevel = Use | Const | FnDef | Intrinsic | Expr
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class Script(Node):
     """A whole ``.tremor`` file (or a script body inside trickle/troy)."""
 

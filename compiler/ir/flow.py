@@ -10,9 +10,10 @@ Connections keep the order of the ``connect`` statements (Tremor's fan-out order
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import Record, record
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
@@ -21,8 +22,8 @@ from .scope import Global, Stateless, StateScope, describe
 UNORDERED_SINKS = ("null", "postgres", "clickhouse", "s3_streamer")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Connector:
+@record
+class Connector(Record):
     """``create connector alias``: builtin ``kind`` and evaluated ``with`` values."""
 
     alias: str
@@ -58,8 +59,8 @@ class Connector:
         return Global(reason="writes in emission order")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeployedPipeline:
+@record
+class DeployedPipeline(Record):
     """``create pipeline alias``: its instantiated graph; ``reports``: its definition has
     ``#!config metrics_interval_s`` (its counts go to a ``metrics`` connector)."""
 
@@ -69,8 +70,8 @@ class DeployedPipeline:
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ConnectorEnd:
+@record
+class ConnectorEnd(Record):
     """``/connector/alias/port``."""
 
     connector: str
@@ -80,8 +81,8 @@ class ConnectorEnd:
         return f"/connector/{self.connector}/{self.port}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PipelineEnd:
+@record
+class PipelineEnd(Record):
     """``/pipeline/alias/port`` and the graph node of that port."""
 
     pipeline: str
@@ -92,8 +93,8 @@ class PipelineEnd:
         return f"/pipeline/{self.pipeline}/{self.port} ({self.node!r})"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Connection:
+@record
+class Connection(Record):
     """``connect a to b``; at least one side is a pipeline."""
 
     source: ConnectorEnd | PipelineEnd
@@ -101,8 +102,8 @@ class Connection:
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Flow:
+@record
+class Flow(Record):
     """One ``deploy flow alias``."""
 
     alias: str
@@ -115,8 +116,8 @@ class Flow:
         return next(c for c in self.connectors if c.alias == alias)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Deployment:
+@record
+class Deployment(Record):
     """Every deployed flow of a troy file, in ``deploy`` order."""
 
     flows: tuple[Flow, ...]

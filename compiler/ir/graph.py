@@ -17,10 +17,11 @@ sub-pipeline's nodes where it is created), so rendering the IR in order is deter
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..ast import script as S
+from ..records import Record, record
 from ..registry.operators import OPERATORS
 from ..source import NO_SPAN, Source, Span
 from .scope import Global, Keyed, Stateless, StateScope, describe
@@ -34,8 +35,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Embedded:
+@record
+class Embedded(Record):
     """A checked tremor-script program and the source its spans point into."""
 
     script: S.Script
@@ -45,15 +46,15 @@ class Embedded:
         return f"<script {len(self.script.items)} items from {self.source.name}>"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Constant:
+@record
+class Constant(Record):
     """A compile-time value that may itself be ``null`` (``state`` of a script or window)."""
 
     value: Any
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GraphNode:
+@record
+class GraphNode(Record):
     """Base of the nodes of a pipeline graph."""
 
     name: str
@@ -78,7 +79,7 @@ class GraphNode:
         return f"{type(self).__name__} {self.name!r}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class PortNode(GraphNode):
     """A ``from``/``into`` port of a pipeline (a passthrough)."""
 
@@ -89,20 +90,20 @@ class PortNode(GraphNode):
         return f"PortNode {self.name!r} ({self.direction} {self.port})"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class StreamNode(GraphNode):
     """``create stream name`` (a passthrough)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NamedScript:
+@record
+class NamedScript(Record):
     """``script from port … end`` of a script definition."""
 
     port: str
     body: Embedded
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class ScriptNode(GraphNode):
     """``create script name from def with … end``: the checked body and bound args."""
 
@@ -138,7 +139,7 @@ class ScriptNode(GraphNode):
         return "\n".join(lines)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class OperatorNode(GraphNode):
     """``create operator name from def``: builtin ``kind`` with its evaluated config."""
 
@@ -187,8 +188,8 @@ class OperatorNode(GraphNode):
         return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Window:
+@record
+class Window(Record):
     """A window a select reads through, from its ``define window`` and the select's args."""
 
     name: str
@@ -217,8 +218,8 @@ class Window:
         return f"window {self.name!r} {self.kind}={self.amount!r}{extra}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Group:
+@record
+class Group(Record):
     """A ``group by``: ``set`` of items, or ``each``/``expr`` of one component expression."""
 
     kind: str  # "set", "each" or "expr"
@@ -232,7 +233,7 @@ class Group:
         return self.kind == "each" or any(item.multiplies for item in self.items)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@record
 class SelectNode(GraphNode):
     """A (non-passthrough) ``select``: every clause as a checked one-expression script.
 
@@ -332,8 +333,8 @@ def _group_text(group: Group) -> tuple[str, Span]:
     return (f"each({text})" if group.kind == "each" else text), expr.span
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Link:
+@record
+class Link(Record):
     """An edge from an output port of one node to an input port of another."""
 
     source: Endpoint
@@ -343,8 +344,8 @@ class Link:
         return f"{self.source[0]}/{self.source[1]} -> {self.target[0]}/{self.target[1]}"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PipelineGraph:
+@record
+class PipelineGraph(Record):
     """One instantiated pipeline: nodes, links, its ports and where select errors leave.
 
     ``inputs``/``outputs`` map the from/into port names to their :class:`PortNode` names;
@@ -423,8 +424,8 @@ def node_facts(node: GraphNode) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScriptGraph:
+@record
+class ScriptGraph(Record):
     """A standalone ``.tremor`` script as a one-node graph ``in → script → ports``."""
 
     ports: tuple[str, ...]  # "out", "err", then literal ``emit`` ports in first-use order

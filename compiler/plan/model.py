@@ -13,35 +13,36 @@ Everything is a frozen dataclass of tuples, so a plan compares and renders deter
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import assert_never
 
 from ..ir.scope import StateScope, describe
+from ..records import Record, record
 
 #: ``(node name, port name)``.
 Endpoint = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+@record(kw_only=False)
+class Source(Record):
     """A stage with no input edge: it reads the job's input in the reader's splits, merged to
     at most the job's parallelism (a Python task has a fixed cost; ``spark_exec.python_splits``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Forward:
+@record(kw_only=False)
+class Forward(Record):
     """Events stay in the partitions they were produced in (no shuffle)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Hash:
+@record(kw_only=False)
+class Hash(Record):
     """Events are hash-partitioned by ``key`` (source text), each key's events in input order."""
 
     key: str
 
 
-@dataclass(frozen=True, slots=True)
-class Single:
+@record(kw_only=False)
+class Single(Record):
     """Every event goes to one partition, in emission order."""
 
 
@@ -67,8 +68,8 @@ def show_partitioning(part: Partitioning) -> str:
             assert_never(part)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlanNode:
+@record
+class PlanNode(Record):
     """One node of the job graph as the planner sees it.
 
     ``label`` names it for people (``select #select1``, ``script enrich``); ``noun`` is what its
@@ -83,8 +84,8 @@ class PlanNode:
     forwards: bool = False  # it only passes events on (an input, output, stream or source)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Edge:
+@record
+class Edge(Record):
     """A link from an output port to an input port, with the partitioning it is delivered in."""
 
     source: Endpoint
@@ -92,8 +93,8 @@ class Edge:
     partitioning: Partitioning = Forward()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Stage:
+@record
+class Stage(Record):
     """Nodes that run together in one Spark stage; ``members[0]`` is the root."""
 
     members: tuple[str, ...]
@@ -106,8 +107,8 @@ class Stage:
         return "+".join(self.members)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Plan:
+@record
+class Plan(Record):
     """Nodes in IR order, edges in IR link order, stages in topological order (once seeded)."""
 
     nodes: tuple[PlanNode, ...]
