@@ -137,8 +137,10 @@ def _magic(node: ast.expr, text: _Text) -> bool:
     magic). The statement is one line, so column offsets index ``text``."""
     if not isinstance(node, ast.Call | ast.Tuple | ast.List | ast.Dict):
         return False
-    before = text.value[: node.end_col_offset - 1].rstrip()
-    if not before.endswith(","):
+    value, at = text.value, node.end_col_offset - 2  # before the closing bracket
+    while at >= 0 and value[at].isspace():
+        at -= 1
+    if at < 0 or value[at] != ",":
         return False
     return not (isinstance(node, ast.Tuple) and len(node.elts) == 1)
 
