@@ -113,7 +113,7 @@ def transform(node: N, fn: Callable[[Node], Node]) -> N:
     Nodes whose children did not change are passed to ``fn`` unchanged (identity preserved).
     """
     changes: dict[str, Any] = {}
-    for name in child_fields(type(node)):
+    for name in child_fields(node.__class__):
         old = getattr(node, name)
         new = _transform_value(old, fn)
         if new is not old:
@@ -126,10 +126,12 @@ def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
     if isinstance(value, Node):
         return transform(value, fn)
     if isinstance(value, tuple):
-        items = tuple(_transform_value(v, fn) for v in value)
-        if all(a is b for a, b in zip(items, value, strict=True)):
-            return value
-        return items
+        items, changed = [], False
+        for item in value:
+            new = _transform_value(item, fn)
+            changed = changed or new is not item
+            items.append(new)
+        return tuple(items) if changed else value
     return value
 
 

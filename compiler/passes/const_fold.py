@@ -120,8 +120,12 @@ class _Folder:
         if isinstance(value, Node):
             return self.rebuild(value, fold_self)
         if isinstance(value, tuple):
-            items = tuple(self._rebuild_value(v, fold_self) for v in value)
-            return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+            items, changed = [], False
+            for item in value:
+                new = self._rebuild_value(item, fold_self)
+                changed = changed or new is not item
+                items.append(new)
+            return tuple(items) if changed else value
         return value
 
     def fold(self, node: Node) -> Node:
