@@ -202,12 +202,11 @@ class _Compiler:
         if kind is Sequence:
             return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
-            if self.plain:
-                skipper = _leading_skipper(expr)
-                members = _dispatch(expr, members, skipper)  # type: ignore[assignment]
-                if skipper is not None and isinstance(members, _Dispatch):
-                    members.skip = self.get(skipper)
-            return (_first_of if collapsed else _one_of)(expr, self.text, members)
+            skipper = _leading_skipper(expr) if self.plain else None
+            alternatives = _dispatch(expr, members, skipper, self.plain)
+            if skipper is not None and alternatives.by_char:
+                alternatives.skip = self.get(skipper)
+            return _choice(expr, self.text, alternatives, own_node=not collapsed)
         if kind is Lookahead:
             return _lookahead(expr, self.text, members[0])
         if kind is Quantifier:
@@ -413,14 +412,21 @@ def _collapsing_level(expr: Sequence, text: str, first: Matcher, member: Matcher
 
 class _Dispatch:
     """A choice's alternatives by the character at the position: only those that can start
-    with it (or match the empty text), in the grammar's order; ``at_end``: those that can
-    match at the end of the text (see :mod:`compiler.parse.start_sets`). With ``skip`` (every
-    alternative starts with that whitespace rule): by the character after the whitespace."""
+    with it (or match the empty text), in the grammar's order (a character not in ``by_char``
+    keeps ``everywhere``: all of them); ``at_end``: those that can match at the end of the text
+    (see :mod:`compiler.parse.start_sets`). With ``skip`` (every alternative starts with that
+    whitespace rule): by the character after the whitespace."""
 
-    __slots__ = ("by_char", "at_end", "skip")
+    __slots__ = ("by_char", "everywhere", "at_end", "skip")
 
-    def __init__(self, by_char: dict[str, tuple[Matcher, ...]], at_end: tuple[Matcher, ...]):
+    def __init__(
+        self,
+        by_char: dict[str, tuple[Matcher, ...]],
+        everywhere: tuple[Matcher, ...],
+        at_end: tuple[Matcher, ...],
+    ):
         self.by_char = by_char
+        self.everywhere = everywhere
         self.at_end = at_end
         self.skip: Matcher | None = None
 
@@ -438,18 +444,21 @@ def _leading_skipper(expr: OneOf) -> Expression | None:
 
 
 def _dispatch(
-    expr: OneOf, members: list[Matcher], skipper: Expression | None
-) -> list[Matcher] | _Dispatch:
-    """``members`` as a :class:`_Dispatch` when it leaves some alternative out for some
-    character of a plain text, else unchanged; with ``skipper`` (see :func:`_leading_skipper`)
-    the character is the one after it."""
-    layout = _layout(expr, skipper is not None)
+    expr: OneOf, members: list[Matcher], skipper: Expression | None, plain: bool
+) -> _Dispatch:
+    """The :class:`_Dispatch` of ``members``: by character on a ``plain`` text when that
+    leaves some alternative out somewhere (with ``skipper``, see :func:`_leading_skipper`, the
+    character after it), else every alternative everywhere."""
+    everywhere = tuple(members)
+    layout = _layout(expr, skipper is not None) if plain else None
     if layout is None:
-        return members
+        return _Dispatch({}, everywhere, everywhere)
     groups, group_of, at_end = layout
     tuples = [tuple(members[i] for i in group) for group in groups]
     return _Dispatch(
-        {char: tuples[k] for char, k in group_of.items()}, tuple(members[i] for i in at_end)
+        {char: tuples[k] for char, k in group_of.items()},
+        everywhere,
+        tuple(members[i] for i in at_end),
     )
 
 
@@ -491,55 +500,19 @@ def _layout(expr: OneOf, skipped: bool) -> _Layout | None:
     return layout
 
 
-def _first_of(_expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Matcher:
-    """:func:`_one_of` without its own node: the matching alternative's."""
-    if isinstance(members, _Dispatch):
-        by_char, at_end, size, skip = members.by_char, members.at_end, len(text), members.skip
+def _choice(expr: OneOf, text: str, alternatives: _Dispatch, own_node: bool) -> Matcher:
+    """The first alternative that matches (only those :class:`_Dispatch` keeps are tried): its
+    node under the choice's own (``own_node``), or its node itself (a collapsed choice)."""
+    by_char, everywhere, at_end = alternatives.by_char, alternatives.everywhere, alternatives.at_end
+    skip, size = alternatives.skip, len(text)
 
-        def dispatched(pos: int) -> Node | None:
-            at = pos if skip is None else skip(pos).end  # type: ignore[union-attr]
-            for member in by_char[text[at]] if at < size else at_end:
-                node = member(pos)
-                if node is not None:
+    def match(pos: int) -> Node | None:
+        at = pos if skip is None else skip(pos).end  # type: ignore[union-attr]
+        for member in by_char.get(text[at], everywhere) if at < size else at_end:
+            node = member(pos)
+            if node is not None:
+                if not own_node:
                     return node
-            return None
-
-        return dispatched
-
-    def match(pos: int) -> Node | None:
-        for member in members:
-            node = member(pos)
-            if node is not None:
-                return node
-        return None
-
-    return match
-
-
-def _one_of(expr: OneOf, text: str, members: list[Matcher] | _Dispatch) -> Matcher:
-    if isinstance(members, _Dispatch):
-        by_char, at_end, size, skip = members.by_char, members.at_end, len(text), members.skip
-
-        def dispatched(pos: int) -> Node | None:
-            at = pos if skip is None else skip(pos).end  # type: ignore[union-attr]
-            for member in by_char[text[at]] if at < size else at_end:
-                node = member(pos)
-                if node is not None:
-                    parent = _new(Node)
-                    parent.expr = expr
-                    parent.full_text = text
-                    parent.start = pos
-                    parent.end = node.end
-                    parent.children = [node]
-                    return parent
-            return None
-
-        return dispatched
-
-    def match(pos: int) -> Node | None:
-        for member in members:
-            node = member(pos)
-            if node is not None:
                 parent = _new(Node)
                 parent.expr = expr
                 parent.full_text = text
