@@ -43,9 +43,19 @@ from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
 _MISSING: Any = object()
-#: ``Node.__new__``: the matchers build nodes as ``Node(expr, text, start, end, children)`` does,
-#: storing the five slots themselves (its Python-level ``__init__`` was a sixth of a parse).
 _new = Node.__new__
+
+
+def _node(expr: Expression, text: str, start: int, end: int, children: list[Node]) -> Node:
+    """``Node(expr, text, start, end, children)``, storing the five slots itself (Node's
+    ``__init__``, called through the class, was a sixth of a parse)."""
+    node = _new(Node)
+    node.expr = expr
+    node.full_text = text
+    node.start = start
+    node.end = end
+    node.children = children
+    return node
 
 
 def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset()) -> Node | None:
@@ -257,13 +267,7 @@ def _literal(expr: Literal, text: str) -> Matcher:
 
     def match(pos: int) -> Node | None:
         if startswith(literal, pos):
-            node = _new(Node)
-            node.expr = expr
-            node.full_text = text
-            node.start = pos
-            node.end = pos + size
-            node.children = []
-            return node
+            return _node(expr, text, pos, pos + size, [])
         return None
 
     return match
@@ -298,13 +302,7 @@ def _sequence(expr: Sequence, text: str, members: list[Matcher]) -> Matcher:
                 return None
             children.append(node)
             end = node.end
-        node = _new(Node)
-        node.expr = expr
-        node.full_text = text
-        node.start = pos
-        node.end = end
-        node.children = children
-        return node
+        return _node(expr, text, pos, end, children)
 
     return match
 
@@ -327,13 +325,7 @@ def _collapsing_sequence(expr: Sequence, text: str, members: list[Matcher]) -> M
             end = node.end
         if end == head.end:
             return head
-        node = _new(Node)
-        node.expr = expr
-        node.full_text = text
-        node.start = pos
-        node.end = end
-        node.children = children
-        return node
+        return _node(expr, text, pos, end, children)
 
     return match
 
@@ -513,13 +505,7 @@ def _choice(expr: OneOf, text: str, alternatives: _Dispatch, own_node: bool) -> 
             if node is not None:
                 if not own_node:
                     return node
-                parent = _new(Node)
-                parent.expr = expr
-                parent.full_text = text
-                parent.start = pos
-                parent.end = node.end
-                parent.children = [node]
-                return parent
+                return _node(expr, text, pos, node.end, [node])
         return None
 
     return match
@@ -530,12 +516,7 @@ def _lookahead(expr: Lookahead, text: str, member: Matcher) -> Matcher:
 
     def match(pos: int) -> Node | None:
         if (member(pos) is None) == negative:
-            node = _new(Node)
-            node.expr = expr
-            node.full_text = text
-            node.start = node.end = pos
-            node.children = []
-            return node
+            return _node(expr, text, pos, pos, [])
         return None
 
     return match
@@ -556,13 +537,7 @@ def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
                 break
             end = node.end
         if len(children) >= low:
-            node = _new(Node)
-            node.expr = expr
-            node.full_text = text
-            node.start = pos
-            node.end = end
-            node.children = children
-            return node
+            return _node(expr, text, pos, end, children)
         return None
 
     return match
