@@ -6,7 +6,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from runtime_support.extractors import NO_MATCH, ExtractorError, compile_extractor
+from runtime_support.extractors import (
+    KINDS,
+    NO_MATCH,
+    ExtractorError,
+    compile_extractor,
+    extractor_class,
+)
 
 CTX = SimpleNamespace(ingest_ns=42)
 
@@ -90,6 +96,13 @@ def test_invalid_regex_message_matches_tremor() -> None:
     assert str(e.value) == (
         "Invalid tilde predicate pattern: regex parse error:\n    (\n    ^\nerror: unclosed group"
     )
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_kind_names_its_class(kind: str) -> None:
+    """The table of kinds (imported by name, on first use) agrees with each class's own name."""
+    cls = extractor_class(kind)
+    assert cls is not None and cls.name == kind
 
 
 def test_unknown_extractor_message() -> None:

@@ -2,8 +2,9 @@
 
 Every registry is a :class:`~compiler.registry.common.Registry` of entries (name, config keys
 with types/defaults/required-ness, state scope, supported or why not, runtime factory). The
-checks in :mod:`compiler.registry.checks` hold every use in a program against them;
-``tools/gen_registry_doc.py`` renders them to ``docs/registries.md``.
+checks in :mod:`compiler.registry.checks` and :mod:`compiler.registry.connector_checks` hold
+every use in a program against them; ``tools/gen_registry_doc.py`` renders them to
+``docs/registries.md``.
 """
 
 from __future__ import annotations
@@ -22,15 +23,13 @@ def __getattr__(name: str) -> Any:
     """``CONNECTORS`` and ``ALL`` (every registry, in the order the docs list them), loaded when
     first asked for: the connector registry and its checks import connector code that a
     ``.trickle`` or ``.tremor`` build never needs."""
+    if name not in ("CONNECTORS", "ALL"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .connectors import CONNECTORS
+
     if name == "CONNECTORS":
-        from .connectors import CONNECTORS
-
         return CONNECTORS
-    if name == "ALL":
-        from .connectors import CONNECTORS
-
-        return (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
 
 
 __all__ = [
