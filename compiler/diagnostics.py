@@ -6,10 +6,9 @@ the side). Nothing else may escape the CLI: it catches ``CompileError`` and prin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from runtime_support.highlight import render
 
+from .records import Record, record
 from .source import Source, Span
 
 
@@ -54,8 +53,8 @@ class CompileError(Exception):
         )
 
 
-@dataclass(frozen=True)
-class Warning_:
+@record(kw_only=False)
+class Warning_(Record):
     """A compile-time warning: ``Warning(<class>): `` header, otherwise like an error."""
 
     kind: str

@@ -97,3 +97,43 @@ def test_every_tree_class_is_a_record(module: str) -> None:
     for cls in classes:
         assert issubclass(cls, Record), cls
         assert not {"__eq__", "__hash__", "__repr__"} & cls.__dict__.keys(), cls
+
+
+@record
+class Parent(Record):
+    name: str
+    tags: list = field(default_factory=list)
+
+
+@record
+class Child(Parent):
+    size: int = 0
+    seen: list = field(default_factory=list, init=False)
+    total: int = field(init=False, default=-1)
+
+    def __post_init__(self) -> None:
+        self.seen.append(self.size)
+
+
+def test_init_is_made_on_first_use_per_class() -> None:
+    assert Parent.__init__ is Child.__init__ is Record.__init__  # no class compiled one yet
+    first, second = Parent(name="a"), Parent(name="b")
+    assert Parent.__init__ is not Record.__init__ and Child.__init__ is Record.__init__
+    assert first.tags == [] and first.tags is not second.tags  # a fresh list each time
+    child = Child(name="c", size=2)  # a subclass does not inherit its parent's compiled init
+    assert (child.name, child.tags, child.size, child.seen, child.total) == ("c", [], 2, [2], -1)
+    with pytest.raises(TypeError):
+        Child(name="c", seen=[])  # an init=False field is no parameter
+    with pytest.raises(TypeError):
+        Parent("a")  # keyword-only, as the dataclass
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del child.name
+
+
+def test_positional_order_is_checked_when_the_class_is_made() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+
+        @record(kw_only=False)
+        class Bad(Record):
+            a: int = 0
+            b: int

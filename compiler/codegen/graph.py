@@ -5,13 +5,14 @@ Node and port names are user text: they only ever appear through ``repr()``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from ..ir.scope import Stateless, StateScope
+from ..records import Record, record
 
 
-@dataclass(frozen=True)
-class NodeCode:
+@record(kw_only=False)
+class NodeCode(Record):
     """One node: its graph name, the Python expression of its factory, whether it keeps state,
     its state scope with a label and noun for the plan, and for a keyed node the Python
     expression of its keyer (``event -> [(key, group)]``, run before the shuffle)."""

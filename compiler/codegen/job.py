@@ -6,20 +6,20 @@ parts went through ``repr()`` or ``names.py``; the template only loops and place
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
+from ..records import Record, record
 from .fastfmt import format_job
 from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
-@dataclass(frozen=True)
-class JobParts:
+@record(kw_only=False)
+class JobParts(Record):
     """The rendered pieces of one job."""
 
     source_name: str

@@ -27,20 +27,21 @@ Everything user-derived reaches the job through ``repr()``.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from runtime_support.ports import METRICS_PORT
 
 from ..ir.scope import Stateless
 from ..plan import run_phases
 from ..plan.model import Edge, Hash, Plan, PlanNode, Single, Source, show_partitioning
+from ..records import Record, record
 from .graph import NodeCode, output_node
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
 
-@dataclass(frozen=True)
-class StageCode:
+@record(kw_only=False)
+class StageCode(Record):
     """One stage as the job renders it (``index`` is its position in ``STAGES``)."""
 
     index: int

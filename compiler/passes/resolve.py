@@ -23,6 +23,7 @@ from runtime_support.highlight import expand_lines
 from ..ast import script as ast
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
+from ..records import Record, record
 from ..source import Source, Span
 from .stdlib_names import CONSTANTS, FUNCTIONS, MODULES
 
@@ -31,8 +32,8 @@ Loader = Callable[[ModPath, Span], "tuple[ast.Script, Source] | None"]
 """Finds a user module file: ``(path, span of the use) -> (script, source)`` or None."""
 
 
-@dataclass(frozen=True)
-class Module:
+@record(kw_only=False)
+class Module(Record):
     """A resolved user module: its absolute path, rewritten script and source."""
 
     path: ModPath
@@ -40,8 +41,8 @@ class Module:
     source: Source
 
 
-@dataclass(frozen=True)
-class Resolved:
+@record(kw_only=False)
+class Resolved(Record):
     """The main script after resolution plus the user modules it needs (dependencies first)."""
 
     script: ast.Script
