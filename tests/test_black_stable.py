@@ -14,7 +14,7 @@ import pytest
 from compiler.blackfmt import black_mode
 from compiler.codegen import job as job_module
 from compiler.codegen.fastfmt import format_job
-from compiler.codegen.stablefmt import stable_def
+from compiler.codegen.stablefmt import plain_line, stable_def
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_path
 from tests.paths import CONFORMANCE, ROOT
@@ -82,6 +82,55 @@ def test_fast_path_matches_black_on_the_corpus(monkeypatch) -> None:
             assert format_job(raw) == black.format_str(raw, mode=MODE), path
             checked += 1
     assert checked > 150
+
+
+PLAIN = [
+    "    x = f(a, 'b', -1)",
+    "    meta = assign_key(meta, 'class', get_field(event, 'm', 'e', 3), 240)",
+    "    x = ''",
+    "    x = None",
+    "    x = g()",
+    "    elif _t2 == 47:",
+    "    if x == 'a b':",
+    "                x = h(" + ", ".join(["'abcdefgh'"] * 6) + ", 12)",  # 97 characters
+]
+NOT_PLAIN = [
+    "    x = f(a,)",  # a magic trailing comma
+    "    x = not(a)",  # black respaces a keyword's parentheses
+    "    x = 'it\\'s'",
+    "    x = 'a\\n'",
+    "    x = '\"'",
+    "    x = f( a)",
+    "    x = f(a,  b)",
+    "    x = 1e5",
+    "    x = '中'",
+    "                x = h(" + ", ".join(["'abcdefgh'"] * 6) + ", 123456)",  # 101 characters
+    "    x = f(g(h(a)))",  # deeper than the pattern reads
+]
+
+
+def _plain_in_def(line: str) -> str:
+    """``line`` inside a function black can format: under headers that give it its indentation,
+    an ``elif`` after an ``if``, a header with a body."""
+    depth = (len(line) - len(line.lstrip(" "))) // 4
+    text = "def f(a):\n" + "".join("    " * k + "if a:\n" for k in range(1, depth))
+    if line.lstrip().startswith("elif"):
+        text += "    " * depth + "if a:\n" + "    " * (depth + 1) + "pass\n"
+    text += line + "\n"
+    return text + ("    " * (depth + 1) + "pass\n" if line.endswith(":") else "")
+
+
+@pytest.mark.parametrize("line", PLAIN)
+def test_plain_lines_are_what_black_writes(line: str) -> None:
+    laid = plain_line(line)
+    assert laid is not None and laid.count('"') == line.count("'")
+    text = _plain_in_def(laid)
+    assert black.format_str(text, mode=MODE) == text
+
+
+@pytest.mark.parametrize("line", NOT_PLAIN)
+def test_other_lines_take_the_token_path(line: str) -> None:
+    assert plain_line(line) is None
 
 
 BODY = "def f(event, meta):\n    # line 1\n    x = g(event, 'a')\n    return x, meta"

@@ -165,11 +165,36 @@ def _space_before(
     return " "
 
 
+# The commonest generated lines, whose black form is the line with its strings double-quoted:
+# ``name = atom``, ``name = f(args)`` (an argument an atom or a call of atoms) and
+# ``if``/``elif name == atom:``, single-spaced, with strings that hold no quote or backslash.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_ATOM = rf"(?:{_NAME}|-?[0-9]+|'[^'\"\\\n]*')"
+_CALLED = rf"(?!(?:and|or|not|in|is|if|else|lambda|await|yield)\(){_NAME}\("
+_FLAT_CALL = rf"{_CALLED}(?:{_ATOM}(?:, {_ATOM})*)?\)"
+_ARG = rf"(?:{_FLAT_CALL}|{_ATOM})"
+_ASSIGN = rf"{_NAME} = (?:{_CALLED}(?:{_ARG}(?:, {_ARG})*)?\)|{_ATOM})"
+_PLAIN_LINE = re.compile(rf" *(?:{_ASSIGN}|(?:if|elif) {_NAME} == {_ATOM}:)")
+
+
 @lru_cache(maxsize=16384)
 def code_line(line: str) -> str | Pending | None:
     """Black's form of one code line of a chunk (indentation kept), a long statement for black
     to split (:class:`Pending`), or None. Cached: a job repeats many lines (a third of them in
     match's, half in the 10,000-line program's), and the result depends on the text alone."""
+    return plain_line(line) or _code_line(line)
+
+
+def plain_line(line: str) -> str | None:
+    """Black's form of ``line`` when it is one of the commonest generated lines (``_PLAIN_LINE``:
+    the line with its strings double-quoted, read by one regex), else None."""
+    if len(line) <= LINE_LENGTH and _PLAIN_LINE.fullmatch(line) and line.isascii():
+        return line.replace("'", '"')  # quotes only delimit strings, which hold none
+    return None
+
+
+def _code_line(line: str) -> str | Pending | None:
+    """:func:`code_line` from the line's tokens."""
     body = line.lstrip(" ")
     tokens = _tokens(body)
     if not tokens or tokens[0][1] in _REJECT_LINE_START or tokens[0][0] == "str":
