@@ -20,7 +20,16 @@ from dataclasses import dataclass, field
 
 from ..ast import script as S
 
-__all__ = ["EMPTY", "UNKNOWN", "State", "Unproven", "always_classed", "emissions", "routes_only"]
+__all__ = [
+    "EMPTY",
+    "UNKNOWN",
+    "Scans",
+    "State",
+    "Unproven",
+    "always_classed",
+    "emissions",
+    "routes_only",
+]
 
 #: Kinds of a metadata key's value: absent, string, int (a Tremor u64), anything else.
 ABSENT, STR, INT, OTHER = "absent", "str", "int", "other"
@@ -52,22 +61,77 @@ class Unproven(Exception):
     """The analysis met something it does not model."""
 
 
-def emissions(script: S.Script, ports: frozenset[str], start: State) -> list[State]:
+def emissions(
+    script: S.Script, ports: frozenset[str], start: State, scans: Scans | None = None
+) -> list[State]:
     """The states with which ``script``'s events may leave on ``ports`` (one per emission
     site, the end of the script for ``out``); its input events are described by ``start``.
-    Raises :class:`Unproven` when the script does something the run does not model."""
+    Raises :class:`Unproven` when the script does something the run does not model. ``scans``:
+    the walks of earlier runs over the same script to reuse."""
     if "err" in ports:
         raise Unproven  # error records carry the failed event's metadata
+    scans = Scans() if scans is None else scans
     for item in script.items:
         if isinstance(item, S.FnDef):
             for expr in (*item.body, *(c for case in item.cases for c in case.body)):
-                _inert(expr)
+                scans.inert(expr)
     body = [i for i in script.items if isinstance(i, S.Expr) and not isinstance(i, S.Const)]
     found: list[State] = []
-    end = _run(body, start, ports, found.append)
+    end = _Run(ports, found.append, scans).run(body, start)
     if end is not None and "out" in ports:
         found.append(end)
     return found
+
+
+class Scans:
+    """What one walk of a node finds, kept for the runs of one analysis (a script is run once
+    per bucket, port set and start): whether the node is inert (neither assigns ``$``, emits
+    nor drops anywhere inside) and the locals it may bind (``let``, a pattern's ``x = …`` or
+    alias, a ``for`` case's key and value). Keyed by the node's id, the node held meanwhile."""
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[S.Node, bool, frozenset[str]]] = {}
+
+    def _scan(self, node: S.Node) -> tuple[S.Node, bool, frozenset[str]]:
+        found = self._found.get(id(node))
+        if found is None:
+            found = self._found[id(node)] = (node, *_walk_once(node))
+        return found
+
+    def inert(self, node: S.Node) -> None:
+        """Raise :class:`Unproven` unless ``node`` is inert."""
+        if not self._scan(node)[1]:
+            raise Unproven
+
+    def forget(self, state: State, *nodes: S.Node) -> State:
+        """``state`` without the locals ``nodes`` may bind anywhere inside."""
+        if not state.strings:
+            return state
+        bound = frozenset().union(*(self._scan(node)[2] for node in nodes))
+        if not bound & state.strings.keys():
+            return state
+        strings = {k: v for k, v in state.strings.items() if k not in bound}
+        return State(state.classes, state.rates, strings)
+
+
+def _walk_once(node: S.Node) -> tuple[bool, frozenset[str]]:
+    """Whether ``node`` is inert, and the locals it binds (see :class:`Scans`)."""
+    inert, bound = True, set()
+    for inner in node.walk():
+        if isinstance(inner, S.Emit | S.Drop):
+            inert = False
+        elif isinstance(inner, S.Let):
+            if inner.target.root == "meta":
+                inert = False
+            elif inner.target.root == "local" and inner.target.name:
+                bound.add(inner.target.name)
+        elif isinstance(inner, S.AssignPattern):
+            bound.add(inner.name)
+        elif isinstance(inner, S.FieldPredicate) and inner.alias:
+            bound.add(inner.alias)
+        elif isinstance(inner, S.ForCase):
+            bound.update((inner.key, inner.value))
+    return inert, frozenset(bound)
 
 
 def routes_only(states: Iterable[State]) -> bool:
@@ -85,50 +149,55 @@ def always_classed(states: Iterable[State]) -> bool:
 Check = Callable[[State], object]
 
 
-def _run(
-    exprs: Iterable[S.Expr], state: State | None, ports: frozenset[str], check: Check
-) -> State | None:
-    """The state after ``exprs`` (None: every path emitted, dropped or failed); ``check`` gets
-    the state of every emission on ``ports``."""
-    for expr in exprs:
-        if state is None:
-            return None
-        state = _step(expr, state, ports, check)
-    return state
+class _Run:
+    """One abstract run: ``check`` gets the state of every emission on ``ports``."""
 
+    __slots__ = ("ports", "check", "scans")
 
-def _step(expr: S.Expr, state: State, ports: frozenset[str], check: Check) -> State | None:
-    match expr:
-        case S.Emit(value=value, port=port):
-            if value is not None:
-                _inert(value)
-                state = _forget(state, value)
-            if _ports_of(port, state) & ports:
-                check(state)
-            return None
-        case S.Drop():
-            return None
-        case S.Let(target=target, value=value):
-            _inert(value)
-            state = _forget(state, value)
-            if target.root == "meta":
-                return _assigned(state, target.segments, value)
-            if target.root == "local":
-                return _local(state, target, value)
-            return state
-        case S.Match(target=target, cases=cases):
-            _inert(target)
-            for case in cases:
-                if case.guard is not None:
-                    _inert(case.guard)
-            # locals bound by the target, a pattern (`case x = …`) or a guard: unknown in every
-            # case (a failed case's partial bindings are not modelled)
-            entry = _forget(state, target, *(c.pattern for c in cases), *_guards(cases))
-            # no case matched: Tremor's runtime error, the event goes to `err` (no state)
-            return _join([_run(case.body, entry, ports, check) for case in cases])
-        case _:
-            _inert(expr)
-            return _forget(state, expr)
+    def __init__(self, ports: frozenset[str], check: Check, scans: Scans) -> None:
+        self.ports, self.check, self.scans = ports, check, scans
+
+    def run(self, exprs: Iterable[S.Expr], state: State | None) -> State | None:
+        """The state after ``exprs`` (None: every path emitted, dropped or failed)."""
+        for expr in exprs:
+            if state is None:
+                return None
+            state = self.step(expr, state)
+        return state
+
+    def step(self, expr: S.Expr, state: State) -> State | None:
+        scans = self.scans
+        match expr:
+            case S.Emit(value=value, port=port):
+                if value is not None:
+                    scans.inert(value)
+                    state = scans.forget(state, value)
+                if _ports_of(port, state) & self.ports:
+                    self.check(state)
+                return None
+            case S.Drop():
+                return None
+            case S.Let(target=target, value=value):
+                scans.inert(value)
+                state = scans.forget(state, value)
+                if target.root == "meta":
+                    return _assigned(state, target.segments, value)
+                if target.root == "local":
+                    return _local(state, target, value)
+                return state
+            case S.Match(target=target, cases=cases):
+                scans.inert(target)
+                for case in cases:
+                    if case.guard is not None:
+                        scans.inert(case.guard)
+                # locals bound by the target, a pattern (`case x = …`) or a guard: unknown in
+                # every case (a failed case's partial bindings are not modelled)
+                entry = scans.forget(state, target, *(c.pattern for c in cases), *_guards(cases))
+                # no case matched: Tremor's runtime error, the event goes to `err` (no state)
+                return _join([self.run(case.body, entry) for case in cases])
+            case _:
+                scans.inert(expr)
+                return scans.forget(state, expr)
 
 
 def _guards(cases: Iterable[S.MatchCase]) -> list[S.Expr]:
@@ -162,28 +231,6 @@ def _local(state: State, target: S.Path, value: S.Expr) -> State:
     if not target.segments and isinstance(value, S.Literal) and type(value.value) is str:
         strings[name] = frozenset({value.value})
     return State(state.classes, state.rates, strings)
-
-
-def _forget(state: State, *nodes: S.Node) -> State:
-    """``state`` without the locals ``nodes`` may bind anywhere inside (``let``, a pattern's
-    ``x = …`` or alias, a ``for`` case's key and value)."""
-    bound = {name for node in nodes for name in _bound_locals(node)}
-    if not bound & state.strings.keys():
-        return state
-    strings = {k: v for k, v in state.strings.items() if k not in bound}
-    return State(state.classes, state.rates, strings)
-
-
-def _bound_locals(node: S.Node) -> Iterable[str]:
-    for inner in node.walk():
-        if isinstance(inner, S.Let) and inner.target.root == "local" and inner.target.name:
-            yield inner.target.name
-        elif isinstance(inner, S.AssignPattern):
-            yield inner.name
-        elif isinstance(inner, S.FieldPredicate) and inner.alias:
-            yield inner.alias
-        elif isinstance(inner, S.ForCase):
-            yield from (inner.key, inner.value)
 
 
 def _assigned(state: State, segments: tuple[S.Segment, ...], value: S.Expr) -> State | None:
@@ -227,12 +274,3 @@ def _join(states: list[State | None]) -> State | None:
         frozenset().union(*(s.rates for s in live)),
         {name: frozenset().union(*(s.strings[name] for s in live)) for name in names},
     )
-
-
-def _inert(expr: S.Node) -> None:
-    """``expr`` neither assigns ``$``, emits nor drops anywhere inside."""
-    for node in expr.walk():
-        if isinstance(node, S.Emit | S.Drop):
-            raise Unproven
-        if isinstance(node, S.Let) and node.target.root == "meta":
-            raise Unproven

@@ -37,6 +37,7 @@ from ..ir import graph as G
 from .bucket_meta import (
     EMPTY,
     UNKNOWN,
+    Scans,
     State,
     Unproven,
     always_classed,
@@ -54,18 +55,20 @@ def route_buckets(graph: G.PipelineGraph, input_meta_empty: bool = False) -> G.P
     """``graph`` with every bucket this module can prove routing-only marked ``routes_only``;
     ``input_meta_empty``: the pipeline's input events carry no metadata (a bucket that needs
     this to be proven is marked ``assumes_no_input_meta`` too)."""
-    nodes = []
+    nodes, scans = [], Scans()  # the scripts' walks, shared by every bucket's runs
     for node in graph.nodes:
         if _is_candidate(node, graph):
-            node = _marked(node, graph, input_meta_empty)  # type: ignore[arg-type]
+            node = _marked(node, graph, input_meta_empty, scans)  # type: ignore[arg-type]
         nodes.append(node)
     return dataclasses.replace(graph, nodes=tuple(nodes))
 
 
-def _marked(node: G.OperatorNode, graph: G.PipelineGraph, input_meta_empty: bool) -> G.OperatorNode:
+def _marked(
+    node: G.OperatorNode, graph: G.PipelineGraph, input_meta_empty: bool, scans: Scans
+) -> G.OperatorNode:
     """``node`` with what this module proves of it (unchanged when nothing)."""
     for assume in (False, True) if input_meta_empty else (False,):
-        states = _states(node.name, graph, input_meta_empty=assume)
+        states = _states(node.name, graph, scans, input_meta_empty=assume)
         if states is not None and routes_only(states):
             return dataclasses.replace(
                 node,
@@ -84,7 +87,9 @@ def _is_candidate(node: G.GraphNode, graph: G.PipelineGraph) -> bool:
     return out == overflow
 
 
-def _states(bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool) -> list[State] | None:
+def _states(
+    bucket: str, graph: G.PipelineGraph, scans: Scans, *, input_meta_empty: bool
+) -> list[State] | None:
     """The metadata states the events reaching ``bucket`` (through passthrough ports and
     streams only) may have: those of the scripts that emit them, and ``EMPTY`` for the
     pipeline's input when ``input_meta_empty``; None when some source is not modelled (or is
@@ -107,7 +112,7 @@ def _states(bucket: str, graph: G.PipelineGraph, *, input_meta_empty: bool) -> l
             if not isinstance(script, G.ScriptNode) or script.named:
                 return None
             start = EMPTY if input_meta_empty and _fed_by_input(name, graph, nodes) else UNKNOWN
-            states += emissions(script.body.script, frozenset(ports), start)
+            states += emissions(script.body.script, frozenset(ports), start, scans)
     except Unproven:
         return None
     return states if sources else None
