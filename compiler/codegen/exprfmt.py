@@ -12,6 +12,8 @@ non-None result is byte-identical to black's (tests/test_black_stable.py checks 
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from .quotefmt import black_quotes
@@ -34,19 +36,61 @@ def layout_assignment(line: str) -> str | None:
         return None
     try:
         node = ast.parse(value, mode="eval").body
-        return "\n".join(_layout(f"{name} = ", node, _Text(value), "", 0))
+        return "\n".join(_layout(f"{name} = ", node, _Text(value, _magic_spans(value)), "", 0))
     except (SyntaxError, ValueError, RecursionError, _GiveUp):
         return None
 
 
 @dataclass
 class _Text:
-    """The statement's value text, and the per-node results every enclosing level of
-    :func:`_layout` asks for again (flat text, magic commas below): each computed once."""
+    """The statement's value text, the spans of its nodes that end in a magic trailing comma
+    (``(start, end)`` column offsets, sorted), and the flat text of each node, which every
+    enclosing level of :func:`_layout` asks for again (computed once)."""
 
     value: str
+    magic: list[tuple[int, int]]
     flat: dict[int, str] = field(default_factory=dict)
-    magic: dict[int, bool] = field(default_factory=dict)
+
+
+_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[()\[\]{},]""")
+
+
+def _magic_spans(value: str) -> list[tuple[int, int]]:
+    """The sorted spans of the brackets of ``value`` (a one-line expression) that close after
+    a magic trailing comma: a comma, then only spaces, then the closing bracket, unless the
+    brackets are a one-tuple's. Read from the text in one pass over its strings, brackets and
+    commas (a walk of the parsed tree took longer than the layout itself). A call's span is
+    its brackets: a node holds the call exactly when it holds them."""
+    if "," not in value:
+        return []
+    spans: list[tuple[int, int]] = []
+    stack: list[list] = []  # [opening bracket, position, commas, called, end of last comma]
+    for found in _TOKEN.finditer(value):
+        char, at = found.group(), found.start()
+        if char in "([{":
+            stack.append([char, at, 0, char == "(" and _follows_callee(value, at), -1])
+        elif char == ",":
+            if stack:
+                stack[-1][2] += 1
+                stack[-1][4] = found.end()
+        elif char in ")]}":
+            if not stack:
+                return []  # unbalanced: the parse that follows fails
+            opened, start, commas, called, comma_end = stack.pop()
+            trailing = comma_end >= 0 and not value[comma_end:at].strip()
+            one_tuple = opened == "(" and not called and commas == 1
+            if trailing and not one_tuple:
+                spans.append((start, at + 1))
+    return sorted(spans)
+
+
+def _follows_callee(value: str, at: int) -> bool:
+    """Whether the bracket at ``at`` opens a call's arguments (a name or a closing bracket
+    before it, spaces aside) rather than a tuple."""
+    k = at - 1
+    while k >= 0 and value[k] == " ":
+        k -= 1
+    return k >= 0 and (value[k].isalnum() or value[k] in "_)]")
 
 
 def _layout(prefix: str, node: ast.expr, text: _Text, suffix: str, indent: int) -> list[str]:
@@ -63,7 +107,7 @@ def _layout(prefix: str, node: ast.expr, text: _Text, suffix: str, indent: int) 
         raise _GiveUp  # black looks for another split
     one_line = inner + ", ".join(p + _flat(n, text) for p, n in items)
     call = isinstance(node, ast.Call)
-    if call and not _magic(node, text) and len(one_line) <= LINE_LENGTH:
+    if call and not _magic(node, text.value) and len(one_line) <= LINE_LENGTH:
         if not any(_has_magic(n, text) for _, n in items):
             return [*lines, one_line, pad + closer + suffix]
     for item_prefix, item in items:
@@ -132,12 +176,12 @@ def _constant(value: object) -> str:
     raise _GiveUp
 
 
-def _magic(node: ast.expr, text: _Text) -> bool:
+def _magic(node: ast.expr, value: str) -> bool:
     """Whether the source of ``node`` ends in a magic trailing comma (one-tuples' comma is not
-    magic). The statement is one line, so column offsets index ``text``."""
+    magic). The statement is one line, so column offsets index ``value``."""
     if not isinstance(node, ast.Call | ast.Tuple | ast.List | ast.Dict):
         return False
-    value, at = text.value, node.end_col_offset - 2  # before the closing bracket
+    at = node.end_col_offset - 2  # type: ignore[operator] # before the closing bracket
     while at >= 0 and value[at].isspace():
         at -= 1
     if at < 0 or value[at] != ",":
@@ -146,11 +190,15 @@ def _magic(node: ast.expr, text: _Text) -> bool:
 
 
 def _has_magic(node: ast.AST, text: _Text) -> bool:
-    """Whether ``node`` or an expression below it has a magic trailing comma (once per node)."""
-    found = text.magic.get(id(node))
-    if found is None:
-        found = (isinstance(node, ast.expr) and _magic(node, text)) or any(
-            _has_magic(child, text) for child in ast.iter_child_nodes(node)
-        )
-        text.magic[id(node)] = found
-    return found
+    """Whether ``node`` or an expression below it has a magic trailing comma: a magic span
+    inside its own (spans nest or are apart; a call and its callee start together)."""
+    spans = text.magic
+    if not spans:
+        return False
+    start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    for inner in spans[bisect_left(spans, (start, -1)) :]:
+        if inner[0] >= end:
+            return False
+        if inner[1] <= end:
+            return True
+    return False
