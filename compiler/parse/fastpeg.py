@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from parsimonious import NodeVisitor
 from parsimonious.expressions import (
@@ -173,16 +173,24 @@ class _Compiler:
             cell.clear()
         self.built.clear()
 
+    def _operator_guard(self, expr: Expression) -> tuple[Matcher | None, frozenset[str] | None]:
+        """For ``expr`` = ``skipper op …`` with the first characters of ``op`` known: the
+        skipper's matcher and those characters; else ``(None, None)``."""
+        if type(expr) is not Sequence or len(expr.members) < 2 or not _skipper(expr.members[0]):
+            return None, None
+        first = _first_chars(expr.members[1], set())
+        if not first:
+            return None, None
+        return self.get(expr.members[0]), first
+
     def _guarded(self, expr: Expression, matcher: Matcher) -> Matcher:
         """``matcher`` of ``expr``, or when ``expr`` is ``skipper op …`` with the first characters
         of ``op`` known, a matcher that fails without calling it when the character after the
         skipped text is none of them (an operand followed by no operator of this level)."""
-        if type(expr) is not Sequence or len(expr.members) < 2 or not _skipper(expr.members[0]):
+        skip, first = self._operator_guard(expr)
+        if skip is None or first is None:
             return matcher
-        first = _first_chars(expr.members[1], set())
-        if not first:
-            return matcher
-        skip, text, size = self.get(expr.members[0]), self.text, len(self.text)
+        text, size = self.text, len(self.text)
 
         def match(pos: int) -> Node | None:
             skipped = skip(pos)
@@ -195,6 +203,22 @@ class _Compiler:
 
         return match
 
+    def _levels(self, expr: Sequence) -> Matcher:
+        """The matcher of a collapsed precedence level fused with the levels below it, while the
+        first member is again one (:func:`_level_chain`). With every rule memoised (``budget``
+        None, the bounded run) each level keeps its own memoised matcher instead."""
+        chain = [expr]
+        while self.budget is not None and _collapsed_level(chain[-1].members[0], self.collapse):
+            chain.append(chain[-1].members[0])  # type: ignore[arg-type]
+        steps = []
+        for level in reversed(chain):  # innermost first
+            repeated = level.members[1].members[0]
+            member = self.get(repeated)
+            skip, first = self._operator_guard(repeated)
+            guarded = self._guarded(repeated, member)
+            steps.append(_Step(level, level.members[1], member, guarded, skip, first))
+        return _level_chain(self.text, self.get(chain[-1].members[0]), tuple(steps))
+
     def make(self, expr: Expression) -> Matcher:
         """The unmemoised matcher of ``expr``, by kind."""
         kind = type(expr)
@@ -206,9 +230,7 @@ class _Compiler:
         members = [self.get(m) for m in getattr(expr, "members", ())]
         collapsed = expr.name in self.collapse
         if kind is Sequence and collapsed and _is_level(expr):
-            repeated = expr.members[1].members[0]
-            member = self._guarded(repeated, self.get(repeated))
-            return _collapsing_level(expr, self.text, members[0], member)
+            return self._levels(expr)  # type: ignore[arg-type]
         if kind is Sequence:
             return (_collapsing_sequence if collapsed else _sequence)(expr, self.text, members)
         if kind is OneOf:
@@ -368,36 +390,69 @@ def _is_level(expr: Sequence) -> bool:
     )
 
 
-def _collapsing_level(expr: Sequence, text: str, first: Matcher, member: Matcher) -> Matcher:
-    """:func:`_collapsing_sequence` of ``first (member)*`` with the quantifier inlined: when the
-    repetition matches nothing (an operand without operator, the common case) no node is built
-    for it. Otherwise the quantifier's node is :func:`_quantifier`'s."""
-    repeat, size = expr.members[1], len(text)
+def _collapsed_level(expr: Expression, collapse: frozenset[str]) -> bool:
+    """A precedence level (:func:`_is_level`) whose node is collapsed."""
+    return type(expr) is Sequence and expr.name in collapse and _is_level(expr)
+
+
+class _Step(NamedTuple):
+    """One level of a :func:`_level_chain`: the level, its ``(…)*`` repetition, the repeated
+    member's matcher plain and guarded, and the guard's skipper and operator characters (None:
+    no guard)."""
+
+    level: Sequence
+    repeat: Expression
+    member: Matcher
+    guarded: Matcher
+    skip: Matcher | None
+    first: frozenset[str] | None
+
+
+def _level_chain(text: str, bottom: Matcher, steps: tuple[_Step, ...]) -> Matcher:
+    """Collapsed precedence levels ``L0 = L1 (…)*``, ``L1 = L2 (…)*``, … ``Lk = bottom (…)*`` as
+    one matcher (``steps`` innermost first): the operand is matched once by ``bottom``, then
+    each level, from the innermost out, tries its repetition after what the levels inside
+    matched. Each level gives what :func:`_collapsing_sequence` gives: the node below it when
+    its repetition matches nothing (no node built), else its own node over that node and the
+    repetition's (a :func:`_quantifier` node). The nested calls of one matcher per level are
+    gone, and so are all but one of the whitespace look-ups after an operand that no operator
+    follows (the levels share its position)."""
+    size = len(text)
 
     def match(pos: int) -> Node | None:
-        head = first(pos)
+        head = bottom(pos)
         if head is None:
             return None
-        start = end = head.end
-        if end >= size:
-            return head
-        node = member(end)
-        if node is None:
-            return head
-        children = [node]
-        while node.end != node.start:
-            end = node.end
-            if end >= size:
-                break
-            node = member(end)
+        seen_at, seen_skip, after = -1, None, 0
+        for level, repeat, member, guarded, skip, first in steps:
+            start = head.end
+            if start >= size:
+                return head
+            if first is not None:
+                if start != seen_at or skip is not seen_skip:
+                    skipped = skip(start)  # type: ignore[misc]
+                    seen_at, seen_skip = start, skip
+                    after = size if skipped is None else skipped.end
+                if after >= size or text[after] not in first:
+                    continue
+            node = member(start)
             if node is None:
-                break
-            children.append(node)
-        else:
-            end = node.end
-        if end == start:
-            return head
-        return Node(expr, text, pos, end, [head, Node(repeat, text, start, end, children)])
+                continue
+            children = [node]
+            end = start
+            while node.end != node.start:
+                end = node.end
+                if end >= size:
+                    break
+                node = guarded(end)
+                if node is None:
+                    break
+                children.append(node)
+            else:
+                end = node.end
+            if end != start:
+                head = Node(level, text, pos, end, [head, Node(repeat, text, start, end, children)])
+        return head
 
     return match
 
