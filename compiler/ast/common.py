@@ -29,34 +29,43 @@ class Node(Record):
     def children(self) -> list[Node]:
         """Direct child nodes, in field order (fields that can only hold plain values are not
         looked at: see :func:`child_fields`)."""
-        out: list[Node] = []
-        for name in child_fields(self.__class__):
-            value = getattr(self, name)
-            if isinstance(value, Node):
-                out.append(value)
-            elif isinstance(value, tuple) and value:
-                _add_nodes(out, value)
-        return out
+        return (_CHILDREN.get(self.__class__) or _children_reader(self.__class__))(self)
 
     def walk(self) -> Iterator[Node]:
         """This node and all descendants, pre-order (an explicit stack: no generator per level;
-        :meth:`children` inlined)."""
+        each class's children read by its own :func:`_children_reader`)."""
         stack: list[Node] = [self]
-        pop, extend, fields = stack.pop, stack.extend, _FIELDS
+        pop, extend, readers = stack.pop, stack.extend, _CHILDREN
         while stack:
             node = pop()
             yield node
-            below: list[Node] = []
-            names = fields.get(node.__class__)
-            for name in child_fields(node.__class__) if names is None else names:
-                value = getattr(node, name)
-                if isinstance(value, Node):
-                    below.append(value)
-                elif isinstance(value, tuple) and value:
-                    _add_nodes(below, value)
+            below = (readers.get(node.__class__) or _children_reader(node.__class__))(node)
             if below:
                 below.reverse()
                 extend(below)
+
+
+_CHILDREN: dict[type, Callable[[Node], list[Node]]] = {}
+
+
+def _children_reader(cls: type) -> Callable[[Node], list[Node]]:
+    """The function giving a node of ``cls`` its direct children in field order: one attribute
+    read per field of :func:`child_fields` (compiled once per class on first use, field names
+    are identifiers), no loop over the names and no ``getattr``."""
+    body = ["def children(node):", "    out = []"]
+    for name in child_fields(cls):
+        body += [
+            f"    value = node.{name}",
+            "    if isinstance(value, Node):",
+            "        out.append(value)",
+            "    elif isinstance(value, tuple) and value:",
+            "        _add_nodes(out, value)",
+        ]
+    body.append("    return out")
+    names: dict[str, Any] = {"Node": Node, "_add_nodes": _add_nodes}
+    exec("\n".join(body), names)  # noqa: S102 - dataclass field names only
+    reader = _CHILDREN[cls] = names["children"]
+    return reader  # type: ignore[no-any-return]
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
