@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast as pyast
 import importlib.util
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +38,9 @@ RUNTIME_MODULES = (
 )
 
 
+_ALL = re.compile(r"^__all__ = (\[[^\]]*\])", re.M)
+
+
 @cache
 def module_of(name: str) -> str:
     """The first of :data:`RUNTIME_MODULES` exporting ``name`` (KeyError if none)."""
@@ -55,7 +59,14 @@ def exports(module: str) -> frozenset[str]:
     if loaded is not None:
         return frozenset(loaded.__all__)
     spec = importlib.util.find_spec(module)
-    tree = pyast.parse(Path(spec.origin).read_text())  # type: ignore[arg-type, union-attr]
+    text = Path(spec.origin).read_text()  # type: ignore[arg-type, union-attr]
+    found = _ALL.search(text)  # the literal alone: parsing the whole module took ~6 ms
+    if found is not None:
+        try:
+            return frozenset(pyast.literal_eval(found.group(1)))
+        except (ValueError, SyntaxError):
+            pass
+    tree = pyast.parse(text)
     for node in tree.body:
         if isinstance(node, pyast.Assign) and [t.id for t in node.targets] == ["__all__"]:
             return frozenset(pyast.literal_eval(node.value))
