@@ -137,3 +137,14 @@ def test_positional_order_is_checked_when_the_class_is_made() -> None:
         class Bad(Record):
             a: int = 0
             b: int
+
+
+def test_span_is_a_frozen_dataclass_with_its_own_init() -> None:
+    span = Span(3, 4)
+    assert span == Span(start=3, end=4) and hash(span) == hash(Span(3, 4)) and span != Span(3, 5)
+    assert repr(span) == "Span(start=3, end=4)" and dataclasses.astuple(span) == (3, 4)
+    assert pickle.loads(pickle.dumps(span)) == span == dataclasses.replace(Span(0, 4), start=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        span.start = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Span(3)  # type: ignore[call-arg]
