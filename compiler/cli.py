@@ -15,7 +15,6 @@ from pathlib import Path
 import click
 
 from .diagnostics import CompileError, Warning_
-from .parse import fastpeg
 from .pipeline import check_program, check_source, compile_path, kind_of, parse, read_source
 
 #: Set by :func:`main`: the process ends with the command. A build then skips the interpreter's
@@ -87,8 +86,6 @@ def _schema(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--schema", callback=_schema, metavar="DDL", help=SCHEMA_HELP)
 def build(file: Path, output: Path | None, schema: tuple | None) -> None:
     """Compile FILE into a black-formatted PySpark job."""
-    if _OWN_PROCESS:  # the process ends with this build: its parse trees need not be freed
-        fastpeg.KEPT_TREES = []
     try:
         compiled = compile_path(file, output.name if output else "job.py", schema)
     except CompileError as err:

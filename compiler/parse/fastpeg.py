@@ -598,19 +598,6 @@ def _quantifier(expr: Quantifier, text: str, member: Matcher) -> Matcher:
     return match
 
 
-#: Parse trees kept instead of freed once visited (None: freed). ``tremorc build`` sets a list
-#: when its process ends with the build, whose teardown it skips (compiler/cli.py): freeing the
-#: ~400,000 nodes of a 10,000-line program's tree took 0.07-0.1 s, the tree's own memory is
-#: returned with the process's.
-KEPT_TREES: list[Node] | None = None
-
-
-def keep_tree(root: Node) -> None:
-    """Keep ``root`` alive when :data:`KEPT_TREES` is set (else let it go)."""
-    if KEPT_TREES is not None:
-        KEPT_TREES.append(root)
-
-
 #: :func:`childless` value: a node without children visits to the node itself.
 SELF: Any = object()
 

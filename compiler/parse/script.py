@@ -22,7 +22,7 @@ from ..grammar import load_grammar
 from ..lex import extractor_rule
 from ..source import Source, Span
 from .errors import parse_rule, run_guarded
-from .fastpeg import SELF, childless, fast_visit, keep_tree
+from .fastpeg import SELF, childless, fast_visit
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -97,11 +97,8 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         self.text = text
 
     def build(self, root: PNode) -> Any:
-        """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`); the tree is
-        then kept or let go (:func:`~compiler.parse.fastpeg.keep_tree`)."""
-        value = fast_visit(self, root)
-        keep_tree(root)
-        return value
+        """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`)."""
+        return fast_visit(self, root)
 
     def collapsible(self) -> frozenset[str]:
         """The rules whose node the fast matcher may replace by its first child when the other
