@@ -115,16 +115,15 @@ def _compile_init(cls: type) -> Any:
     keyword: list[str] = []
     body: list[str] = []
     for f in dataclasses.fields(cls):
-        setter = names[f"_set_{f.name}"] = getattr(cls, f.name).__set__
-        del setter
+        names[f"_set_{f.name}"] = getattr(cls, f.name).__set__
         if f.default_factory is not dataclasses.MISSING:
             names[f"_factory_{f.name}"] = f.default_factory
+            made = f"_factory_{f.name}()"
             if f.init:
-                param, value = f"{f.name}=_NO_ARGUMENT", (
-                    f"_factory_{f.name}() if {f.name} is _NO_ARGUMENT else {f.name}"
-                )
+                param = f"{f.name}=_NO_ARGUMENT"
+                value = f"{made} if {f.name} is _NO_ARGUMENT else {f.name}"
             else:
-                param, value = "", f"_factory_{f.name}()"
+                param, value = "", made
         elif f.default is not dataclasses.MISSING:
             names[f"_default_{f.name}"] = f.default
             param, value = f"{f.name}=_default_{f.name}", f.name
