@@ -107,7 +107,7 @@ def _layout(prefix: str, node: ast.expr, text: _Text, suffix: str, indent: int) 
         raise _GiveUp  # black looks for another split
     one_line = inner + ", ".join(p + _flat(n, text) for p, n in items)
     call = isinstance(node, ast.Call)
-    if call and not _magic(node, text.value) and len(one_line) <= LINE_LENGTH:
+    if call and not _ends_magic(node, text) and len(one_line) <= LINE_LENGTH:
         if not any(_has_magic(n, text) for _, n in items):
             return [*lines, one_line, pad + closer + suffix]
     for item_prefix, item in items:
@@ -176,17 +176,11 @@ def _constant(value: object) -> str:
     raise _GiveUp
 
 
-def _magic(node: ast.expr, value: str) -> bool:
-    """Whether the source of ``node`` ends in a magic trailing comma (one-tuples' comma is not
-    magic). The statement is one line, so column offsets index ``value``."""
-    if not isinstance(node, ast.Call | ast.Tuple | ast.List | ast.Dict):
-        return False
-    at = node.end_col_offset - 2  # type: ignore[operator] # before the closing bracket
-    while at >= 0 and value[at].isspace():
-        at -= 1
-    if at < 0 or value[at] != ",":
-        return False
-    return not (isinstance(node, ast.Tuple) and len(node.elts) == 1)
+def _ends_magic(node: ast.expr, text: _Text) -> bool:
+    """Whether ``node`` itself ends in a magic trailing comma: a magic span closes where it does
+    (only a node's own closing bracket ends there)."""
+    end = node.end_col_offset
+    return any(closed == end for _, closed in text.magic)
 
 
 def _has_magic(node: ast.AST, text: _Text) -> bool:
