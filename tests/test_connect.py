@@ -241,7 +241,10 @@ def test_keyed_windowed_job_on_connect_matches_local_and_hand(server: str, tmp_p
 
 @needs_client
 @pytest.mark.spark
+@pytest.mark.long
 def test_groups10_benchmark_job_on_connect_matches_local(server: str, tmp_path: Path):
+    """The scaling benchmark's job on Connect (``-m long``: 40 s; the keyed windowed job above
+    covers keyed windows on Connect in CI)."""
     program = (ROOT / "benchmarks" / "scale" / "groups10.trickle").read_text()
     job = _job(tmp_path, program, "groups10")
     events = [{"keys10": [f"k{i * 7 % 10}"], "aint": i * 3 % 101} for i in range(2000)]

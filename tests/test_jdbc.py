@@ -168,41 +168,61 @@ def pg_sink(server: postgres.Postgres, config: str) -> str:
 
 @needs_postgres
 def test_postgres_round_trip(pg: postgres.Postgres, tmp_path: Path) -> None:
-    """Events → a jsonb column and into typed columns; read back by table and by query."""
+    """Events → a jsonb column and into typed columns (one job, two sinks); read back by table
+    and by query (one job, two sources): two drivers, not four."""
     pg.sql("CREATE TABLE rt_json (event jsonb); CREATE TABLE rt_cols (name text, nickname text)")
     write_events(tmp_path / "in.json", PEOPLE + [{"name": "Solo"}])
     columns = '"columns": [{"name": "name", "type": "text"}, {"name": "nickname", "type": "text"}]'
-    text = flow(file_in(tmp_path / "in.json") + pg_sink(pg, '"table": "rt_json"'), "src", "dst")
-    done = run_flow(tmp_path, text)
+    sinks = pg_sink(pg, '"table": "rt_json"') + pg_sink(pg, f'"table": "rt_cols", {columns}')
+    sinks = sinks.replace("connector dst ", "connector to_json ", 1).replace(
+        "connector dst ", "connector to_cols ", 1
+    )
+    done = run_flow(
+        tmp_path, _fan(file_in(tmp_path / "in.json") + sinks, ["src"], ["to_json", "to_cols"])
+    )
     assert done.returncode == 0, done.stderr
     rows = pg.sql("SELECT event->>'name', event->>'nickname' FROM rt_json ORDER BY 1")
     assert rows == ["Matthias|intern", "Sasha|Scrabsha", "Solo|"]
-    cols = pg_sink(pg, f'"table": "rt_cols", {columns}')  # Solo has no nickname: NULL
-    done = run_flow(tmp_path, flow(file_in(tmp_path / "in.json") + cols, "src", "dst"))
-    assert done.returncode == 0, done.stderr
     assert pg.sql("SELECT name, nickname IS NULL FROM rt_cols ORDER BY 1") == [
         "Matthias|f",
         "Sasha|f",
-        "Solo|t",
+        "Solo|t",  # Solo has no nickname: NULL
     ]
-    source = (
-        "define connector src from postgres with config = "
-        f'{{"url": "127.0.0.1:{pg.port}", "table": "rt_json", "column": "event"}} end;'
-    )
-    done = run_flow(tmp_path, flow(source + file_out(tmp_path / "back"), "src", "dst"))
-    assert done.returncode == 0, done.stderr
-    assert sorted(lines(tmp_path / "back"), key=str) == sorted(PEOPLE + [{"name": "Solo"}], key=str)
     query = "SELECT name, nickname AS nick FROM rt_cols WHERE nickname IS NOT NULL ORDER BY 1 DESC"
-    source = (
-        "define connector src from postgres with config = "
+    sources = (
+        "define connector by_table from postgres with config = "
+        f'{{"url": "127.0.0.1:{pg.port}", "table": "rt_json", "column": "event"}} end;'
+        "define connector by_query from postgres with config = "
         f'{{"url": "127.0.0.1:{pg.port}", "query": {json.dumps(query)}}} end;'
     )
-    done = run_flow(tmp_path, flow(source + file_out(tmp_path / "q"), "src", "dst"))
+    outs = file_out(tmp_path / "back").replace("connector dst ", "connector back ")
+    outs += file_out(tmp_path / "q").replace("connector dst ", "connector q ")
+    done = run_flow(tmp_path, _fan(sources + outs, ["by_table", "by_query"], ["back", "q"]))
     assert done.returncode == 0, done.stderr
+    assert sorted(lines(tmp_path / "back"), key=str) == sorted(PEOPLE + [{"name": "Solo"}], key=str)
     assert lines(tmp_path / "q") == [
         {"name": "Sasha", "nick": "Scrabsha"},
         {"name": "Matthias", "nick": "intern"},
     ]
+
+
+def _fan(connectors: str, sources: list[str], sinks: list[str]) -> str:
+    """A flow of ``connectors``: one passthrough pipeline per source, into the sink at its
+    position (one source: into every sink)."""
+    pairs = (
+        list(zip(sources, sinks, strict=True))
+        if len(sources) > 1
+        else [(sources[0], s) for s in sinks]
+    )
+    body = [connectors]
+    for source in dict.fromkeys(sources):
+        body.append(f"define pipeline p_{source} pipeline select event from in into out; end;")
+        body.append(f"create connector {source}; create pipeline p_{source};")
+        body.append(f"connect /connector/{source} to /pipeline/p_{source};")
+    for source, sink in pairs:
+        body.append(f"create connector {sink};")
+        body.append(f"connect /pipeline/p_{source}/out to /connector/{sink};")
+    return "define flow main\nflow\n" + "\n".join(body) + "\nend;\ndeploy flow main;\n"
 
 
 @needs_postgres
