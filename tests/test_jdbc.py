@@ -53,6 +53,25 @@ deploy flow main;
 """
 
 
+def fan_flow(connectors: str, sources: list[str], sinks: list[str]) -> str:
+    """A flow of ``connectors``: one passthrough pipeline per source, into the sink at its
+    position (one source: into every sink)."""
+    pairs = (
+        list(zip(sources, sinks, strict=True))
+        if len(sources) > 1
+        else [(sources[0], s) for s in sinks]
+    )
+    body = [connectors]
+    for source in dict.fromkeys(sources):
+        body.append(f"define pipeline p_{source} pipeline select event from in into out; end;")
+        body.append(f"create connector {source}; create pipeline p_{source};")
+        body.append(f"connect /connector/{source} to /pipeline/p_{source};")
+    for source, sink in pairs:
+        body.append(f"create connector {sink};")
+        body.append(f"connect /pipeline/p_{source}/out to /connector/{sink};")
+    return "define flow main\nflow\n" + "\n".join(body) + "\nend;\ndeploy flow main;\n"
+
+
 def file_in(path: Path) -> str:
     return (
         'define connector src from file with codec = "json", preprocessors = ["separate"], '
@@ -60,9 +79,9 @@ def file_in(path: Path) -> str:
     )
 
 
-def file_out(path: Path) -> str:
+def file_out(path: Path, name: str = "dst") -> str:
     return (
-        'define connector dst from file with codec = "json", postprocessors = ["separate"], '
+        f'define connector {name} from file with codec = "json", postprocessors = ["separate"], '
         f'config = {{"path": {json.dumps(str(path))}, "mode": "truncate"}} end;'
     )
 
@@ -159,9 +178,9 @@ def test_clickhouse_is_a_sink_only() -> None:
 # PostgreSQL -------------------------------------------------------------------------------------
 
 
-def pg_sink(server: postgres.Postgres, config: str) -> str:
+def pg_sink(server: postgres.Postgres, config: str, name: str = "dst") -> str:
     return (
-        "define connector dst from postgres with config = "
+        f"define connector {name} from postgres with config = "
         f'{{"url": "127.0.0.1:{server.port}", {config}}} end;'
     )
 
@@ -173,12 +192,10 @@ def test_postgres_round_trip(pg: postgres.Postgres, tmp_path: Path) -> None:
     pg.sql("CREATE TABLE rt_json (event jsonb); CREATE TABLE rt_cols (name text, nickname text)")
     write_events(tmp_path / "in.json", PEOPLE + [{"name": "Solo"}])
     columns = '"columns": [{"name": "name", "type": "text"}, {"name": "nickname", "type": "text"}]'
-    sinks = pg_sink(pg, '"table": "rt_json"') + pg_sink(pg, f'"table": "rt_cols", {columns}')
-    sinks = sinks.replace("connector dst ", "connector to_json ", 1).replace(
-        "connector dst ", "connector to_cols ", 1
-    )
+    sinks = pg_sink(pg, '"table": "rt_json"', "to_json")
+    sinks += pg_sink(pg, f'"table": "rt_cols", {columns}', "to_cols")
     done = run_flow(
-        tmp_path, _fan(file_in(tmp_path / "in.json") + sinks, ["src"], ["to_json", "to_cols"])
+        tmp_path, fan_flow(file_in(tmp_path / "in.json") + sinks, ["src"], ["to_json", "to_cols"])
     )
     assert done.returncode == 0, done.stderr
     rows = pg.sql("SELECT event->>'name', event->>'nickname' FROM rt_json ORDER BY 1")
@@ -195,34 +212,14 @@ def test_postgres_round_trip(pg: postgres.Postgres, tmp_path: Path) -> None:
         "define connector by_query from postgres with config = "
         f'{{"url": "127.0.0.1:{pg.port}", "query": {json.dumps(query)}}} end;'
     )
-    outs = file_out(tmp_path / "back").replace("connector dst ", "connector back ")
-    outs += file_out(tmp_path / "q").replace("connector dst ", "connector q ")
-    done = run_flow(tmp_path, _fan(sources + outs, ["by_table", "by_query"], ["back", "q"]))
+    outs = file_out(tmp_path / "back", "back") + file_out(tmp_path / "q", "q")
+    done = run_flow(tmp_path, fan_flow(sources + outs, ["by_table", "by_query"], ["back", "q"]))
     assert done.returncode == 0, done.stderr
     assert sorted(lines(tmp_path / "back"), key=str) == sorted(PEOPLE + [{"name": "Solo"}], key=str)
     assert lines(tmp_path / "q") == [
         {"name": "Sasha", "nick": "Scrabsha"},
         {"name": "Matthias", "nick": "intern"},
     ]
-
-
-def _fan(connectors: str, sources: list[str], sinks: list[str]) -> str:
-    """A flow of ``connectors``: one passthrough pipeline per source, into the sink at its
-    position (one source: into every sink)."""
-    pairs = (
-        list(zip(sources, sinks, strict=True))
-        if len(sources) > 1
-        else [(sources[0], s) for s in sinks]
-    )
-    body = [connectors]
-    for source in dict.fromkeys(sources):
-        body.append(f"define pipeline p_{source} pipeline select event from in into out; end;")
-        body.append(f"create connector {source}; create pipeline p_{source};")
-        body.append(f"connect /connector/{source} to /pipeline/p_{source};")
-    for source, sink in pairs:
-        body.append(f"create connector {sink};")
-        body.append(f"connect /pipeline/p_{source}/out to /connector/{sink};")
-    return "define flow main\nflow\n" + "\n".join(body) + "\nend;\ndeploy flow main;\n"
 
 
 @needs_postgres
