@@ -84,6 +84,9 @@ def test_fast_parse_matches_parsimonious(path: Path) -> None:
                 assert fast_visit(visitor(text), fast) == ast
                 collapsed = fast_match(expr, text, visitor(text).collapsible())
                 assert fast_visit(visitor(text), collapsed) == ast
+                shown = visitor(text)
+                whole = fast_match(expr, text, shown.collapsible(), shown.text_rules())
+                assert fast_visit(visitor(text), whole) == ast
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -186,7 +189,7 @@ def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
     text = "let x = event" + "[event" * depth + "]" * depth + ";\nx"
     budget = fastpeg.REPARSE_BUDGET * len(text) + 4096
     with pytest.raises(fastpeg._OverBudget):
-        fastpeg._run(expr, text, frozenset(), budget)
+        fastpeg._run(expr, text, frozenset(), frozenset(), budget)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
@@ -194,5 +197,7 @@ def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
     finally:
         sys.setrecursionlimit(old_limit)
     plain = (CONFORMANCE / "scripts" / "array_paths" / "script.tremor").read_text()
-    light = fastpeg._run(expr, plain, frozenset(), fastpeg.REPARSE_BUDGET * len(plain) + 4096)
+    light = fastpeg._run(
+        expr, plain, frozenset(), frozenset(), fastpeg.REPARSE_BUDGET * len(plain) + 4096
+    )
     assert light is not None and same_tree(light, slow_match(expr, plain))

@@ -223,10 +223,14 @@ MAX_SOURCE_CHARS = 1_000_000
 
 
 def parse_rule(
-    grammar: Grammar, rule: str | None, source: Source, collapse: frozenset[str] = frozenset()
+    grammar: Grammar,
+    rule: str | None,
+    source: Source,
+    collapse: frozenset[str] = frozenset(),
+    text_rules: frozenset[str] = frozenset(),
 ) -> PNode:
     """Parse all of ``source.text`` with ``rule`` (default rule if None), Tremor-style errors
-    (``collapse``: see :func:`~compiler.parse.fastpeg.fast_match`).
+    (``collapse``, ``text_rules``: see :func:`~compiler.parse.fastpeg.fast_match`).
 
     The lexer runs first, as in Tremor, so lexical errors win over parse errors.
 
@@ -247,7 +251,7 @@ def parse_rule(
         except CompileError as err:
             raise lexical_error(err, text).with_source(source) from None
     expr = grammar.default_rule if rule is None else grammar[rule]
-    fast = fast_match(expr, text, collapse)
+    fast = fast_match(expr, text, collapse, text_rules)
     if fast is not None:
         return fast
     error = ParseError(text)

@@ -6,7 +6,8 @@ them; it returns exactly the tree parsimonious' ``match_core`` would (the same `
 in full. It records no failures: on None the caller re-parses with parsimonious and its failure
 recorder, so every syntax error is still produced (and worded) by the one slow path. Asked to
 ``collapse`` rules its visitor passes through, it leaves their nodes out (the same AST, half the
-nodes).
+nodes); asked to match ``text_rules`` (rules the visitor reads only as text) whole, it matches each
+as one regex (:mod:`compiler.parse.regular`) on a plain text and builds its node without children.
 
 Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
 the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
@@ -39,6 +40,7 @@ from parsimonious.expressions import (
 )
 from parsimonious.nodes import Node, RegexNode
 
+from .regular import as_regex
 from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
@@ -58,7 +60,12 @@ def _node(expr: Expression, text: str, start: int, end: int, children: list[Node
     return node
 
 
-def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset()) -> Node | None:
+def fast_match(
+    expr: Expression,
+    text: str,
+    collapse: frozenset[str] = frozenset(),
+    text_rules: frozenset[str] = frozenset(),
+) -> Node | None:
     """The parse of all of ``text`` by ``expr`` as parsimonious builds it, or None if there is
     none (or the grammar uses an expression kind this matcher does not know, or recursion runs
     out: the caller's slow path then decides).
@@ -69,6 +76,12 @@ def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset
     operand passes through with no operator (``expr_or`` … ``expr_mul``, ``primary`` without
     segments); collapsed, they are neither built nor visited.
 
+    ``text_rules``: rules whose node the visitor reads only as text and span (never its
+    children): on a plain text each is matched by one regex with its PEG meaning (when
+    :func:`~compiler.parse.regular.as_regex` gives one) and its node has no children. An
+    identifier was four matcher calls and four nodes (the choice, the keyword lookahead, the
+    regex); it is one of each.
+
     Memoisation: a first run memoises only the whitespace rule, whose memo look-ups hit; a
     compound rule is almost never tried twice at one position (no memo hit over the corpus,
     ~1M misses for a 10,000-line program: a third of the parse). Nested backtracking can make
@@ -78,9 +91,9 @@ def fast_match(expr: Expression, text: str, collapse: frozenset[str] = frozenset
     bound)."""
     budget = REPARSE_BUDGET * len(text) + 4096
     try:
-        return _run(expr, text, collapse, budget)
+        return _run(expr, text, collapse, text_rules, budget)
     except _OverBudget:
-        return _run(expr, text, collapse, None)
+        return _run(expr, text, collapse, text_rules, None)
 
 
 REPARSE_BUDGET = 16
@@ -88,10 +101,16 @@ REPARSE_BUDGET = 16
 make (the corpus stays under 1 per character but for texts of a few characters)."""
 
 
-def _run(expr: Expression, text: str, collapse: frozenset[str], budget: int | None) -> Node | None:
+def _run(
+    expr: Expression,
+    text: str,
+    collapse: frozenset[str],
+    text_rules: frozenset[str],
+    budget: int | None,
+) -> Node | None:
     """One parse of ``text`` (see :func:`fast_match`); ``budget``: the whitespace rule's memo
     hits allowed before :class:`_OverBudget`, or None to memoise every named rule."""
-    compiler = _Compiler(text, collapse, budget)
+    compiler = _Compiler(text, collapse, text_rules, budget)
     try:
         node = compiler.get(expr)(0)
     except (_Unsupported, RecursionError):
@@ -132,13 +151,16 @@ def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
 class _Compiler:
     """One closure per expression of a grammar, for one text; cycles go through a cell."""
 
-    def __init__(self, text: str, collapse: frozenset[str], budget: int | None) -> None:
+    def __init__(
+        self, text: str, collapse: frozenset[str], text_rules: frozenset[str], budget: int | None
+    ) -> None:
         """``budget``: memoise only the whitespace rule and allow it that many memo hits; None:
         memoise every named rule (see :func:`fast_match`)."""
         self.text = text
         self.collapse = collapse
         self.budget = budget
         self.plain = _PLAIN.fullmatch(text) is not None
+        self.text_rules = text_rules if self.plain else frozenset()
         self.built: dict[int, Matcher] = {}
         self.cells: dict[int, list[Matcher]] = {}
         self.pending: set[int] = set()
@@ -221,6 +243,10 @@ class _Compiler:
 
     def make(self, expr: Expression) -> Matcher:
         """The unmemoised matcher of ``expr``, by kind."""
+        if expr.name in self.text_rules:
+            whole = _whole_regex(expr)
+            if whole is not None:
+                return _text_rule(expr, self.text, whole)
         kind = type(expr)
         if kind is Literal:
             return _literal(expr, self.text)
@@ -281,6 +307,31 @@ def _memoised(matcher: Matcher, memos: list[dict[int, Node | None]], budget: int
         return node
 
     return budgeted
+
+
+_WHOLE: dict[int, tuple[Expression, re.Pattern[str] | None]] = {}
+
+
+def _whole_regex(expr: Expression) -> re.Pattern[str] | None:
+    """:func:`~compiler.parse.regular.as_regex` of ``expr``, memoised per rule (the memo keeps
+    the rule alive, so its id is not reused)."""
+    found = _WHOLE.get(id(expr))
+    if found is None:
+        found = _WHOLE[id(expr)] = (expr, as_regex(expr))
+    return found[1]
+
+
+def _text_rule(expr: Expression, text: str, whole: re.Pattern[str]) -> Matcher:
+    """A text rule matched by its one regex: its node, without children."""
+    search = whole.match
+
+    def match(pos: int) -> Node | None:
+        found = search(text, pos)
+        if found is None:
+            return None
+        return _node(expr, text, pos, found.end(), [])
+
+    return match
 
 
 def _literal(expr: Literal, text: str) -> Matcher:

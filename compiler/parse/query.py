@@ -185,7 +185,7 @@ def parse_with(grammar: Grammar, rule: str | None, source: Source, visitor: Scri
             except CompileError as err:
                 raise lexical_error(err, text) from None
         expr = grammar.default_rule if rule is None else grammar[rule]
-        node = fast_match(expr, text, visitor.collapsible())
+        node = fast_match(expr, text, visitor.collapsible(), visitor.text_rules())
         if node is None:  # the slow path names the failure
             recorder = FailureRecorder(lookahead_terminals(grammar))
             node = expr.match_core(text, 0, defaultdict(dict), recorder)

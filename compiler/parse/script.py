@@ -79,6 +79,8 @@ def _first_and_rest(children: list[Any], index: int = 3) -> list[Any]:
     return [children[0], *_rest(children[1], index)]
 
 
+_TEXT_RULES = frozenset({"ident"})
+
 #: Candidates of :meth:`ScriptVisitor.collapsible`.
 _COLLAPSIBLE = (
     _LIFTED | _BINARY_LEVELS | {"expr_imut", "expr_unary", "expr_not", "expr_present", "primary"}
@@ -120,6 +122,14 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
             return hasattr(cls, method) or self.generic_for(name) == base.generic_for(self, name)
 
         return frozenset(filter(as_script_visits, _COLLAPSIBLE))
+
+    def text_rules(self) -> frozenset[str]:
+        """The rules the fast matcher may match whole as one regex, their node without children
+        (``fast_match``'s ``text_rules``): ``ident``, whose visit reads only its text, as do the
+        trickle and troy visitors that read an identifier's node (``parse.query.ident``). A
+        subclass that visits it its own way takes it out."""
+        own = type(self).visit_ident is ScriptVisitor.visit_ident
+        return _TEXT_RULES if own else frozenset()
 
     # -- generic --------------------------------------------------------------------------------
 
@@ -730,6 +740,7 @@ def parse_script(source: Source) -> ast.Script:
 
     def run() -> ast.Script:
         visitor = ScriptVisitor(source.text)
-        return visitor.build(parse_rule(grammar, None, source, visitor.collapsible()))
+        node = parse_rule(grammar, None, source, visitor.collapsible(), visitor.text_rules())
+        return visitor.build(node)
 
     return run_guarded(run, source)

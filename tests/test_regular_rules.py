@@ -1,0 +1,104 @@
+"""The PEG rules matched as one regex (compiler/parse/regular.py) end where parsimonious' own
+match of the rule ends, at every position of corpus programs, for every rule of the grammars
+that has such a regex."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from parsimonious.exceptions import ParseError
+from parsimonious.expressions import Lookahead, OneOf, Quantifier, Sequence
+from parsimonious.grammar import Grammar
+
+from compiler.grammar import load_grammar
+from compiler.parse.fastpeg import fast_match
+from compiler.parse.query import QueryVisitor
+from compiler.parse.regular import as_regex
+from tests.paths import CONFORMANCE, WORKLOADS
+
+TEXTS = sorted(
+    path
+    for folder in (CONFORMANCE / "queries", CONFORMANCE / "scripts", WORKLOADS)
+    for suffix in ("*.trickle", "*.tremor")
+    for path in folder.rglob(suffix)
+)[::9]
+
+
+def regular_rules() -> dict[str, object]:
+    grammar = load_grammar("query", "script")
+    return {name: expr for name, expr in grammar.items() if as_regex(expr) is not None}
+
+
+def test_the_identifier_rule_and_compound_rules_are_regular() -> None:
+    rules = regular_rules()
+    assert "ident" in rules and "op_cmp" in rules and "_" in rules
+    compound = (Sequence, OneOf, Lookahead, Quantifier)
+    assert sum(isinstance(expr, compound) for expr in rules.values()) >= 10
+    assert "expr_imut" not in rules  # recursive
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.parent.name)
+def test_regex_ends_where_the_rule_does(path) -> None:
+    text = path.read_text()
+    if not text.isascii():
+        pytest.skip("the regexes are used on plain ASCII texts only")
+    for name, expr in regular_rules().items():
+        regex = as_regex(expr)
+        for pos in range(len(text) + 1):
+            node = expr.match_core(text, pos, defaultdict(dict), ParseError(text))
+            found = regex.match(text, pos)
+            assert (None if node is None else node.end) == (
+                None if found is None else found.end()
+            ), (name, pos)
+
+
+@pytest.mark.parametrize(
+    "rules, text, ends",
+    [
+        ('r = "a" / "ab"', "ab", 1),  # ordered choice: the first that matches is kept
+        ('r = ("a" / "ab") "b"', "ab", 2),
+        ('r = ("a" / "ab") "c"', "abc", None),  # no backtracking into the choice
+        ('r = "a"* "a"', "aaa", None),  # nor into a repetition
+        ('r = "a"? "a"', "a", None),
+        ('r = ~"a+" "a"', "aaa", None),  # nor into a terminal regex
+        ('r = !"x" ~"[a-z]+"', "xyz", None),
+        ('r = &"x" ~"[a-z]+"', "xyz", 3),
+        ('r = "a"* ""', "", 0),
+    ],
+)
+def test_peg_meaning(rules: str, text: str, ends: int | None) -> None:
+    expr = Grammar(rules)["r"]
+    node = expr.match_core(text, 0, defaultdict(dict), ParseError(text))
+    assert (None if node is None else node.end) == ends
+    found = as_regex(expr).match(text, 0)
+    assert (None if found is None else found.end()) == ends
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        'r = "a" r / "b"',  # recursion
+        'r = "a"+',  # a repetition parsimonious does not try at the end of the text
+        'r = ~"a"i',  # flags of its own
+        r'r = ~"(a)\\1"',  # a back-reference
+    ],
+)
+def test_refused(rules: str) -> None:
+    assert as_regex(Grammar(rules)["r"]) is None
+
+
+def test_an_identifier_node_has_no_children_and_visits_the_same() -> None:
+    text = "select event.`a b` from in into out"
+    expr = load_grammar("query", "script").default_rule
+    visitor = QueryVisitor(text)
+    whole = fast_match(expr, text, visitor.collapsible(), visitor.text_rules())
+    stack, idents = [whole], []
+    while stack:
+        node = stack.pop()
+        if node.expr_name == "ident":
+            idents.append(node)
+        stack.extend(node.children)
+    assert sorted(node.text for node in idents) == ["`a b`", "in", "out"]
+    assert not any(node.children for node in idents)
+    assert visitor.build(whole) == QueryVisitor(text).build(fast_match(expr, text))
