@@ -14,11 +14,13 @@ from parsimonious.exceptions import ParseError
 from parsimonious.nodes import Node
 
 from compiler.grammar import load_grammar
+from compiler.parse import fastpeg
 from compiler.parse.deploy import _GRAMMAR as DEPLOY_GRAMMAR
 from compiler.parse.deploy import DeployVisitor
 from compiler.parse.fastpeg import fast_match, fast_visit
 from compiler.parse.query import QueryVisitor
 from compiler.parse.script import ScriptVisitor
+from tests.ast_spans import spanned
 from tests.paths import CONFORMANCE, ROOT, WORKLOADS
 
 GRAMMARS = {
@@ -36,6 +38,12 @@ FOLDERS = (
 PROGRAMS = sorted(
     path for folder in FOLDERS for suffix in GRAMMARS for path in folder.rglob(f"*{suffix}")
 )
+
+
+@pytest.fixture(autouse=True)
+def whole_rules_on_every_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text rules are matched whole on long texts only; here on every plain one."""
+    monkeypatch.setattr(fastpeg, "WHOLE_RULES_FROM", 0)
 
 
 def same_tree(left: Node, right: Node) -> bool:
@@ -86,7 +94,7 @@ def test_fast_parse_matches_parsimonious(path: Path) -> None:
                 assert fast_visit(visitor(text), collapsed) == ast
                 shown = visitor(text)
                 whole = fast_match(expr, text, shown.collapsible(), shown.text_rules())
-                assert fast_visit(visitor(text), whole) == ast
+                assert spanned(fast_visit(visitor(text), whole)) == spanned(ast)
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -182,8 +190,6 @@ def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
     """``e[e[e[…]]]`` tries a range segment, then an index segment, at every level: without
     memos on compound rules that is exponential, so the light run exceeds its re-parse budget
     and the fully memoised run gives parsimonious' tree. A corpus program stays in budget."""
-    from compiler.parse import fastpeg
-
     expr = load_grammar("script").default_rule
     depth = 40
     text = "let x = event" + "[event" * depth + "]" * depth + ";\nx"

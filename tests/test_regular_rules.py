@@ -12,9 +12,11 @@ from parsimonious.expressions import Lookahead, OneOf, Quantifier, Sequence
 from parsimonious.grammar import Grammar
 
 from compiler.grammar import load_grammar
+from compiler.parse import fastpeg
 from compiler.parse.fastpeg import fast_match
 from compiler.parse.query import QueryVisitor
 from compiler.parse.regular import as_regex
+from tests.ast_spans import spanned
 from tests.paths import CONFORMANCE, WORKLOADS
 
 TEXTS = sorted(
@@ -23,6 +25,12 @@ TEXTS = sorted(
     for suffix in ("*.trickle", "*.tremor")
     for path in folder.rglob(suffix)
 )[::9]
+
+
+@pytest.fixture(autouse=True)
+def whole_rules_on_every_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Text rules are matched whole on long texts only; here on every plain one."""
+    monkeypatch.setattr(fastpeg, "WHOLE_RULES_FROM", 0)
 
 
 def regular_rules() -> dict[str, object]:
@@ -88,17 +96,26 @@ def test_refused(rules: str) -> None:
     assert as_regex(Grammar(rules)["r"]) is None
 
 
-def test_an_identifier_node_has_no_children_and_visits_the_same() -> None:
-    text = "select event.`a b` from in into out"
+@pytest.mark.parametrize(
+    "text",
+    [
+        'select {"a": $ `m n`, "b": event.`a b`. c, "c": x, "d": $} from in into out',
+        "select [$m, $ # a comment\n n, event . a1_b, `l o`, lo] from `in` into out",
+    ],
+)
+def test_text_rule_nodes_have_no_children_and_visit_the_same(text: str) -> None:
     expr = load_grammar("query", "script").default_rule
     visitor = QueryVisitor(text)
-    whole = fast_match(expr, text, visitor.collapsible(), visitor.text_rules())
-    stack, idents = [whole], []
+    rules = visitor.text_rules()
+    assert rules == {"ident", "local_root", "meta_root", "field_seg"}
+    whole = fast_match(expr, text, visitor.collapsible(), rules)
+    stack, found = [whole], []
     while stack:
         node = stack.pop()
-        if node.expr_name == "ident":
-            idents.append(node)
+        if node.expr_name in rules:
+            found.append(node)
         stack.extend(node.children)
-    assert sorted(node.text for node in idents) == ["`a b`", "in", "out"]
-    assert not any(node.children for node in idents)
-    assert visitor.build(whole) == QueryVisitor(text).build(fast_match(expr, text))
+    assert {node.expr_name for node in found} == rules
+    assert not any(node.children for node in found)
+    plain = QueryVisitor(text).build(fast_match(expr, text))
+    assert spanned(visitor.build(whole)) == spanned(plain)

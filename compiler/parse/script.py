@@ -79,7 +79,7 @@ def _first_and_rest(children: list[Any], index: int = 3) -> list[Any]:
     return [children[0], *_rest(children[1], index)]
 
 
-_TEXT_RULES = frozenset({"ident"})
+_TEXT_RULES = frozenset({"ident", "local_root", "meta_root", "field_seg"})
 
 #: Candidates of :meth:`ScriptVisitor.collapsible`.
 _COLLAPSIBLE = (
@@ -125,11 +125,16 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
 
     def text_rules(self) -> frozenset[str]:
         """The rules the fast matcher may match whole as one regex, their node without children
-        (``fast_match``'s ``text_rules``): ``ident``, whose visit reads only its text, as do the
-        trickle and troy visitors that read an identifier's node (``parse.query.ident``). A
-        subclass that visits it its own way takes it out."""
-        own = type(self).visit_ident is ScriptVisitor.visit_ident
-        return _TEXT_RULES if own else frozenset()
+        (``fast_match``'s ``text_rules``): ``ident``, whose visit reads only its text (as do the
+        trickle and troy visitors that read an identifier's node, ``parse.query.ident``), and
+        the paths' roots and field segments, whose visits read a node without children from
+        its text. A subclass that visits one of them its own way takes it out."""
+        cls = type(self)
+        return frozenset(
+            name
+            for name in _TEXT_RULES
+            if getattr(cls, "visit_" + name) is getattr(ScriptVisitor, "visit_" + name)
+        )
 
     # -- generic --------------------------------------------------------------------------------
 
@@ -461,6 +466,9 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return children[0]
 
     def visit_field_seg(self, node: PNode, children: list[Any]) -> ast.FieldSeg:
+        if not node.children:  # matched whole (a text rule)
+            name, start = _trailing_ident(node)  # type: ignore[misc]
+            return ast.FieldSeg(name=name, span=Span(start, node.end))
         return ast.FieldSeg(name=children[3], span=Span(node.children[3].start, node.end))
 
     def visit_index_seg(self, node: PNode, children: list[Any]) -> ast.IndexSeg:
@@ -497,6 +505,13 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.Path(root="window", span=span_of(node))
 
     def visit_meta_root(self, node: PNode, children: list[Any]) -> ast.Path:
+        if not node.children:  # matched whole (a text rule)
+            found = _trailing_ident(node)
+            if found is None:
+                return ast.Path(root="meta", span=span_of(node))
+            name, start = found
+            seg = ast.FieldSeg(name=name, span=Span(start, node.end))
+            return ast.Path(root="meta", segments=(seg,), span=span_of(node))
         name = _opt(children[1])
         if name is None:
             return ast.Path(root="meta", span=span_of(node))
@@ -512,7 +527,8 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
         return ast.Path(root="const", name=parts[-1], module=tuple(parts[:-1]), span=span_of(node))
 
     def visit_local_root(self, node: PNode, children: list[Any]) -> ast.Path:
-        return ast.Path(root="local", name=children[0], span=span_of(node))
+        name = children[0] if node.children else _unquoted(node.text)  # else a text rule
+        return ast.Path(root="local", name=name, span=span_of(node))
 
     def visit_call(self, node: PNode, children: list[Any]) -> ast.Call:
         parts = _first_and_rest(children[:2])
@@ -725,8 +741,27 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     # -- lexical --------------------------------------------------------------------------------
 
     def visit_ident(self, node: PNode, children: list[Any]) -> str:
-        text = node.text
-        return text[1:-1] if text.startswith("`") else text
+        return _unquoted(node.text)
+
+
+def _unquoted(ident: str) -> str:
+    """An identifier's name: its text without back-ticks."""
+    return ident[1:-1] if ident.startswith("`") else ident
+
+
+def _trailing_ident(node: PNode) -> tuple[str, int] | None:
+    """The name and start of the identifier that ends a node matched whole as a text rule
+    (``$ name``, ``. name``), or None when none ends it (``$`` alone). Such a node's text is
+    plain ASCII (``fastpeg``), where a plain identifier is the run of word characters at its
+    end: what comes before it (``$``, ``.``, whitespace) is none of them."""
+    text, start, end = node.full_text, node.start, node.end
+    if end > start and text[end - 1] == "`":
+        at = text.rindex("`", start, end - 1)
+        return text[at + 1 : end - 1], at
+    at = end
+    while at > start and (text[at - 1].isalnum() or text[at - 1] == "_"):
+        at -= 1
+    return (text[at:end], at) if at < end else None
 
 
 def parse_script(source: Source) -> ast.Script:
