@@ -1,20 +1,23 @@
 """Differential test of the fast parser (compiler/parse/fastpeg.py) against parsimonious: on every
 corpus program, workload, example and library module, the same parse tree (expression, span and
-children of every node) or the same failure, and the same AST from the fast visitor."""
+children of every node) or the same failure, and the same AST from the fast visitor. The fast
+matcher runs on the grammar's copy (compiler/parse/peg.py); a fast node's expression must be the
+copy of the parsimonious node's, through the copy's map."""
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 from parsimonious import NodeVisitor
 from parsimonious.exceptions import ParseError
 from parsimonious.nodes import Node
 
-from compiler.grammar import load_grammar
-from compiler.parse import fastpeg
+from compiler.grammar import load_grammar, load_peg
+from compiler.parse import fastpeg, peg
 from compiler.parse.deploy import _GRAMMAR as DEPLOY_GRAMMAR
 from compiler.parse.deploy import DeployVisitor
 from compiler.parse.fastpeg import fast_match, fast_visit
@@ -46,18 +49,36 @@ def whole_rules_on_every_text(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fastpeg, "WHOLE_RULES_FROM", 0)
 
 
-def same_tree(left: Node, right: Node) -> bool:
-    """The two trees have the same expression, span and children at every node."""
+_COPIES: dict[int, tuple[Any, peg.Grammar, dict[int, peg.Expression]]] = {}
+
+
+def copy_of(grammar: Any) -> tuple[peg.Grammar, dict[int, peg.Expression]]:
+    """The fast matcher's copy of a parsimonious grammar and the map from the id of each of its
+    expressions to the copy (kept with the grammar, so the ids stay its expressions')."""
+    found = _COPIES.get(id(grammar))
+    if found is None:
+        memo: dict[int, peg.Expression] = {}
+        found = _COPIES[id(grammar)] = (grammar, peg.from_parsimonious(grammar, memo), memo)
+    return found[1], found[2]
+
+
+def fast_expr(grammar: Any, expr: Any) -> peg.Expression:
+    """The copy of ``expr``, an expression of the parsimonious ``grammar``."""
+    return copy_of(grammar)[1][id(expr)]
+
+
+def same_tree(left: peg.Node, right: Node, grammar: Any) -> bool:
+    """The fast tree ``left`` is parsimonious' tree ``right`` of ``grammar``: at every node the
+    copy of its expression, the same kind of node, span and children (and regex match)."""
+    copies = copy_of(grammar)[1]
     stack = [(left, right)]
     while stack:
         a, b = stack.pop()
-        if (a.expr, a.start, a.end, len(a.children)) != (b.expr, b.start, b.end, len(b.children)):
+        if copies.get(id(b.expr)) is not a.expr or type(a).__name__ != type(b).__name__:
             return False
-        if (
-            type(a) is not type(b)
-            or getattr(a, "match", None) is not None
-            and (a.match.group() != b.match.group())
-        ):
+        if (a.start, a.end, len(a.children)) != (b.start, b.end, len(b.children)):
+            return False
+        if getattr(a, "match", None) is not None and a.match.group() != b.match.group():
             return False
         stack.extend(zip(a.children, b.children, strict=True))
     return True
@@ -83,11 +104,12 @@ def test_fast_parse_matches_parsimonious(path: Path) -> None:
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
-        for expr in rules:
-            fast, slow = fast_match(expr, text), slow_match(expr, text)
+        for slow_expr in rules:
+            expr = fast_expr(grammar, slow_expr)
+            fast, slow = fast_match(expr, text), slow_match(slow_expr, text)
             assert (fast is None) == (slow is None)
             if fast is not None:
-                assert same_tree(fast, slow)
+                assert same_tree(fast, slow, grammar)
                 ast = NodeVisitor.visit(visitor(text), slow)
                 assert fast_visit(visitor(text), fast) == ast
                 collapsed = fast_match(expr, text, visitor(text).collapsible())
@@ -116,18 +138,19 @@ def test_fast_parse_matches_parsimonious(path: Path) -> None:
     ],
 )
 def test_fast_parse_agrees_on_edge_texts(text: str) -> None:
-    expr = load_grammar("script").default_rule
-    fast, slow = fast_match(expr, text), slow_match(expr, text)
+    grammar = load_grammar("script")
+    expr = grammar.default_rule
+    fast, slow = fast_match(fast_expr(grammar, expr), text), slow_match(expr, text)
     assert (fast is None) == (slow is None)
     if fast is not None:
-        assert same_tree(fast, slow)
+        assert same_tree(fast, slow, grammar)
 
 
 def test_collapsing_skips_the_levels_of_an_operand_without_operators() -> None:
     """``1 + x`` has one ``expr_add`` node (with its operator); the nine other binary levels,
     the unary wrappers and the primaries of the two operands are not built."""
     text = "1 + x"
-    expr = load_grammar("script").default_rule
+    expr = load_peg("script").default_rule
     visitor = ScriptVisitor(text)
     full, collapsed = fast_match(expr, text), fast_match(expr, text, visitor.collapsible())
     assert count_names(full)["expr_or"] == 1 and count_names(full)["primary"] == 2
@@ -180,17 +203,20 @@ def test_first_characters_are_known_only_where_certain() -> None:
         loose = ~r"and"i
         maybe = "a"?
         """)
-    assert _first_chars(grammar["ops"], set()) == {"=", "!", "<"}
-    assert _first_chars(grammar["kw"], set()) == {"o"}
+    rules = copy_of(grammar)[0]
+    assert _first_chars(rules["ops"], set()) == {"=", "!", "<"}
+    assert _first_chars(rules["kw"], set()) == {"o"}
     for name in ("starry", "either", "loose", "maybe"):
-        assert _first_chars(grammar[name], set()) is None, name
+        assert _first_chars(rules[name], set()) is None, name
 
 
 def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
     """``e[e[e[…]]]`` tries a range segment, then an index segment, at every level: without
     memos on compound rules that is exponential, so the light run exceeds its re-parse budget
     and the fully memoised run gives parsimonious' tree. A corpus program stays in budget."""
-    expr = load_grammar("script").default_rule
+    grammar = load_grammar("script")
+    slow_expr = grammar.default_rule
+    expr = fast_expr(grammar, slow_expr)
     depth = 40
     text = "let x = event" + "[event" * depth + "]" * depth + ";\nx"
     budget = fastpeg.REPARSE_BUDGET * len(text) + 4096
@@ -199,11 +225,11 @@ def test_nested_backtracking_falls_back_to_the_memoised_run() -> None:
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
-        assert same_tree(fast_match(expr, text), slow_match(expr, text))
+        assert same_tree(fast_match(expr, text), slow_match(slow_expr, text), grammar)
     finally:
         sys.setrecursionlimit(old_limit)
     plain = (CONFORMANCE / "scripts" / "array_paths" / "script.tremor").read_text()
     light = fastpeg._run(
         expr, plain, frozenset(), frozenset(), fastpeg.REPARSE_BUDGET * len(plain) + 4096
     )
-    assert light is not None and same_tree(light, slow_match(expr, plain))
+    assert light is not None and same_tree(light, slow_match(slow_expr, plain), grammar)

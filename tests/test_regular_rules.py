@@ -8,16 +8,17 @@ from collections import defaultdict
 
 import pytest
 from parsimonious.exceptions import ParseError
-from parsimonious.expressions import Lookahead, OneOf, Quantifier, Sequence
 from parsimonious.grammar import Grammar
 
-from compiler.grammar import load_grammar
+from compiler.grammar import load_grammar, load_peg
 from compiler.parse import fastpeg
 from compiler.parse.fastpeg import fast_match
+from compiler.parse.peg import Lookahead, OneOf, Quantifier, Sequence
 from compiler.parse.query import QueryVisitor
 from compiler.parse.regular import as_regex
 from tests.ast_spans import spanned
 from tests.paths import CONFORMANCE, WORKLOADS
+from tests.test_fastpeg import fast_expr
 
 TEXTS = sorted(
     path
@@ -34,15 +35,26 @@ def whole_rules_on_every_text(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def regular_rules() -> dict[str, object]:
+    """The rules with a regex, as parsimonious expressions (their copies have the regex)."""
     grammar = load_grammar("query", "script")
-    return {name: expr for name, expr in grammar.items() if as_regex(expr) is not None}
+    return {
+        name: expr
+        for name, expr in grammar.items()
+        if as_regex(fast_expr(grammar, expr)) is not None
+    }
+
+
+def regex_of(expr: object) -> object:
+    """:func:`as_regex` of the copy of ``expr``, of the query grammar."""
+    return as_regex(fast_expr(load_grammar("query", "script"), expr))
 
 
 def test_the_identifier_rule_and_compound_rules_are_regular() -> None:
     rules = regular_rules()
     assert "ident" in rules and "op_cmp" in rules and "_" in rules
     compound = (Sequence, OneOf, Lookahead, Quantifier)
-    assert sum(isinstance(expr, compound) for expr in rules.values()) >= 10
+    copies = load_peg("query", "script")
+    assert sum(isinstance(copies[name], compound) for name in rules) >= 10
     assert "expr_imut" not in rules  # recursive
 
 
@@ -52,7 +64,7 @@ def test_regex_ends_where_the_rule_does(path) -> None:
     if not text.isascii():
         pytest.skip("the regexes are used on plain ASCII texts only")
     for name, expr in regular_rules().items():
-        regex = as_regex(expr)
+        regex = regex_of(expr)
         for pos in range(len(text) + 1):
             node = expr.match_core(text, pos, defaultdict(dict), ParseError(text))
             found = regex.match(text, pos)
@@ -76,10 +88,11 @@ def test_regex_ends_where_the_rule_does(path) -> None:
     ],
 )
 def test_peg_meaning(rules: str, text: str, ends: int | None) -> None:
-    expr = Grammar(rules)["r"]
+    grammar = Grammar(rules)
+    expr = grammar["r"]
     node = expr.match_core(text, 0, defaultdict(dict), ParseError(text))
     assert (None if node is None else node.end) == ends
-    found = as_regex(expr).match(text, 0)
+    found = as_regex(fast_expr(grammar, expr)).match(text, 0)
     assert (None if found is None else found.end()) == ends
 
 
@@ -93,7 +106,8 @@ def test_peg_meaning(rules: str, text: str, ends: int | None) -> None:
     ],
 )
 def test_refused(rules: str) -> None:
-    assert as_regex(Grammar(rules)["r"]) is None
+    grammar = Grammar(rules)
+    assert as_regex(fast_expr(grammar, grammar["r"])) is None
 
 
 @pytest.mark.parametrize(
@@ -104,7 +118,7 @@ def test_refused(rules: str) -> None:
     ],
 )
 def test_text_rule_nodes_have_no_children_and_visit_the_same(text: str) -> None:
-    expr = load_grammar("query", "script").default_rule
+    expr = load_peg("query", "script").default_rule
     visitor = QueryVisitor(text)
     rules = visitor.text_rules()
     assert rules == {"ident", "local_root", "meta_root", "field_seg"}

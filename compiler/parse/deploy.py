@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from parsimonious.nodes import Node as PNode
-
 from ..ast import deploy as d
 from ..ast import query as q
-from ..grammar import load_grammar
 from ..source import Source
+from .peg import Node as PNode
 from .query import QueryVisitor, first_and_rest, flatten, ident, opt, parse_with
 from .script import span_of
 
@@ -104,8 +102,7 @@ def parse_deploy(source: Source) -> d.Deploy:
     Raises:
         CompileError: for lexical and syntax errors (Tremor's messages and spans).
     """
-    grammar = load_grammar(*_GRAMMAR)
-    return parse_with(grammar, None, source, DeployVisitor(source.text))
+    return parse_with(_GRAMMAR, None, source, DeployVisitor(source.text))
 
 
 def parse_module(source: Source) -> d.Module:
@@ -114,8 +111,7 @@ def parse_module(source: Source) -> d.Module:
     Raises:
         CompileError: for lexical and syntax errors (Tremor's messages and spans).
     """
-    grammar = load_grammar(*_GRAMMAR)
-    return parse_with(grammar, "module_file", source, DeployVisitor(source.text))
+    return parse_with(_GRAMMAR, "module_file", source, DeployVisitor(source.text))
 
 
 __all__ = ["DeployVisitor", "parse_deploy", "parse_module"]

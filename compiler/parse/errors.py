@@ -15,16 +15,18 @@ import sys
 import threading
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TypeVar
-
-from parsimonious import Grammar
-from parsimonious.exceptions import ParseError
-from parsimonious.nodes import Node as PNode
+from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CompileError
+from ..grammar import load_grammar, load_peg
 from ..lex import KEYWORDS, Token, lexes_cleanly, tokenize
 from ..source import Source, Span
 from .fastpeg import fast_match
+
+if TYPE_CHECKING:
+    from parsimonious.nodes import Node as PNode
+
+    from .peg import Node
 
 T = TypeVar("T")
 
@@ -223,16 +225,19 @@ MAX_SOURCE_CHARS = 1_000_000
 
 
 def parse_rule(
-    grammar: Grammar,
+    names: tuple[str, ...],
     rule: str | None,
     source: Source,
     collapse: frozenset[str] = frozenset(),
     text_rules: frozenset[str] = frozenset(),
-) -> PNode:
-    """Parse all of ``source.text`` with ``rule`` (default rule if None), Tremor-style errors
-    (``collapse``, ``text_rules``: see :func:`~compiler.parse.fastpeg.fast_match`).
+) -> Node | PNode:
+    """Parse all of ``source.text`` with ``rule`` (default rule if None) of the grammar of
+    ``names`` (:func:`~compiler.grammar.load_grammar`), Tremor-style errors (``collapse``,
+    ``text_rules``: see :func:`~compiler.parse.fastpeg.fast_match`).
 
-    The lexer runs first, as in Tremor, so lexical errors win over parse errors.
+    The lexer runs first, as in Tremor, so lexical errors win over parse errors. The fast
+    matcher's tree is returned; when it gives none, parsimonious parses (its tree is returned
+    if the text parses after all) and words the failure.
 
     Raises:
         CompileError: lexical or syntax error, with ``source`` attached.
@@ -250,10 +255,16 @@ def parse_rule(
             tokens = tokenize(text)
         except CompileError as err:
             raise lexical_error(err, text).with_source(source) from None
-    expr = grammar.default_rule if rule is None else grammar[rule]
-    fast = fast_match(expr, text, collapse, text_rules)
+    fast_rules = load_peg(*names)
+    fast = fast_match(
+        fast_rules.default_rule if rule is None else fast_rules[rule], text, collapse, text_rules
+    )
     if fast is not None:
         return fast
+    from parsimonious.exceptions import ParseError
+
+    grammar = load_grammar(*names)
+    expr = grammar.default_rule if rule is None else grammar[rule]
     error = ParseError(text)
     node = expr.match_core(text, 0, defaultdict(dict), error)
     if node is None or node.end < len(text):

@@ -1,25 +1,27 @@
 """A faster matcher for parsimonious grammars: the same parse tree, built by closures.
 
-:func:`fast_match` compiles a grammar's expressions into one closure each for one text and runs
-them; it returns exactly the tree parsimonious' ``match_core`` would (the same ``Node`` and
-``RegexNode`` objects, expressions, positions and children), or None when the text does not parse
-in full. It records no failures: on None the caller re-parses with parsimonious and its failure
-recorder, so every syntax error is still produced (and worded) by the one slow path. Asked to
-``collapse`` rules its visitor passes through, it leaves their nodes out (the same AST, half the
-nodes); asked to match ``text_rules`` (rules the visitor reads only as text) whole, it matches each
-as one regex (:mod:`compiler.parse.regular`) on a plain text and builds its node without children.
+:func:`fast_match` compiles a grammar's expressions, as :mod:`compiler.parse.peg` copies them (no
+parsimonious import on this path), into one closure each for one text and runs them; it returns
+exactly the tree parsimonious' ``match_core`` would give for the grammar copied (nodes of
+:mod:`~compiler.parse.peg`'s ``Node`` and ``RegexNode``, at every place the copy of the parsimonious
+node's expression, the same positions and children), or None when the text does not parse in full.
+It records no failures: on None the caller re-parses with parsimonious and its failure recorder, so
+every syntax error is still produced (and worded) by the one slow path. Asked to ``collapse`` rules
+its visitor passes through, it leaves their nodes out (the same AST, half the nodes); asked to match
+``text_rules`` (rules the visitor reads only as text) whole, it matches each as one regex
+(:mod:`compiler.parse.regular`) on a plain text and builds its node without children.
 
-Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at
-the end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation
-(the whitespace rule, and every named compound rule when a first run re-parses too much, see
+Invariants: PEG semantics are parsimonious' own (ordered choice, greedy quantifiers that stop at the
+end of the text or on an empty repetition past ``min``, zero-width lookaheads); memoisation (the
+whitespace rule, and every named compound rule when a first run re-parses too much, see
 :func:`fast_match`; parsimonious memoises every expression) changes speed, never the result: a
 memoised node may appear at several places of the tree, as in parsimonious' own trees; regex
 terminals run on Python's ``re`` when the text is plain ASCII (``_PLAIN``), else on parsimonious'
-own ``regex``. On a plain text a choice tries only the alternatives that can start with the
-character at the position (:mod:`compiler.parse.start_sets`; never one that could match there).
-:func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any exception other than
-the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit`` so internal errors
-read the same.
+own ``regex`` (imported then only). On a plain text a choice tries only the alternatives that can
+start with the character at the position (:mod:`compiler.parse.start_sets`; never one that could
+match there). :func:`fast_visit` is ``NodeVisitor.visit`` without the per-node ``try``: any
+exception other than the visitor's ``unwrapped_exceptions`` re-runs parsimonious' own ``visit``
+(imported then) so internal errors read the same; visitors are duck-typed (either kind of node).
 """
 
 from __future__ import annotations
@@ -28,18 +30,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from parsimonious import NodeVisitor
-from parsimonious.expressions import (
-    Expression,
-    Literal,
-    Lookahead,
-    OneOf,
-    Quantifier,
-    Regex,
-    Sequence,
-)
-from parsimonious.nodes import Node, RegexNode
-
+from .peg import Expression, Literal, Lookahead, Node, OneOf, Quantifier, Regex, RegexNode, Sequence
 from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
@@ -141,18 +132,6 @@ class _Unsupported(Exception):
 # each grammar pattern exactly as parsimonious' ``regex`` does (their ``\s`` differ on \x1c-\x1f
 # and their ``\w`` beyond ASCII), about twice as fast.
 _PLAIN = re.compile(r"[\t\n\x0b\x0c\r\x20-\x7e]*")
-_STDLIB_RE: dict[str, re.Pattern[str] | None] = {}
-
-
-def _stdlib_re(expr: Regex) -> re.Pattern[str] | None:
-    """``expr``'s pattern compiled by ``re`` (None if ``re`` does not take it)."""
-    pattern = expr.re.pattern
-    if pattern not in _STDLIB_RE:
-        try:
-            _STDLIB_RE[pattern] = re.compile(pattern)
-        except re.error:
-            _STDLIB_RE[pattern] = None
-    return _STDLIB_RE[pattern]
 
 
 class _Compiler:
@@ -259,7 +238,7 @@ class _Compiler:
         if kind is Literal:
             return _literal(expr, self.text)
         if kind is Regex:
-            fast = _stdlib_re(expr) if self.plain else None
+            fast = expr.stdlib() if self.plain else None
             return _regex(expr, self.text, fast or expr.re)
         members = [self.get(m) for m in getattr(expr, "members", ())]
         collapsed = expr.name in self.collapse
@@ -284,7 +263,7 @@ def _skipper(expr: Expression) -> bool:
     """A regex that matches the empty text (the whitespace-and-comments rule ``_``): every level
     of a precedence chain tries it at the same position, so it is worth memoising, unlike other
     terminals (one regex call is cheaper than a memo look-up that mostly misses)."""
-    return isinstance(expr, Regex) and expr.re.match("") is not None
+    return isinstance(expr, Regex) and (expr.stdlib() or expr.re).match("") is not None
 
 
 def _memoised(matcher: Matcher, memos: list[dict[int, Node | None]], budget: int | None) -> Matcher:
@@ -424,12 +403,12 @@ def _first_chars(expr: Expression, seen: set[int]) -> frozenset[str] | None:
     if kind is Literal:
         return frozenset(expr.literal[0]) if expr.literal else None
     if kind is Regex:
-        pattern = expr.re.pattern
+        pattern = expr.pattern
         plain = (
             pattern[:1].isalnum()
             and pattern[1:2] not in ("*", "?", "+", "{")
             and "|" not in pattern
-            and not expr.re.flags & re.IGNORECASE
+            and not expr.flags & re.IGNORECASE  # the same bit in ``regex``
         )
         return frozenset(pattern[0]) if plain else None
     if kind is OneOf:
@@ -675,7 +654,7 @@ def childless(value: Any) -> Callable[[Any], Any]:
     return mark
 
 
-def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
+def fast_visit(visitor: Any, root: Node) -> Any:
     """``visitor.visit(root)``: the same result, the methods looked up once per rule name. A
     visitor may have ``generic_for(name)``: what its ``generic_visit`` does with nodes of rule
     ``name`` (it must agree with ``generic_visit``), so the dispatch on the name runs once; a
@@ -719,4 +698,6 @@ def fast_visit(visitor: NodeVisitor, root: Node) -> Any:
     except visitor.unwrapped_exceptions:
         raise
     except Exception:  # noqa: BLE001 - parsimonious' own visit words the internal error
+        from parsimonious import NodeVisitor
+
         return NodeVisitor.visit(visitor, root)

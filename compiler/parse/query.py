@@ -16,21 +16,22 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
-
-from parsimonious import Grammar
-from parsimonious.expressions import Compound, Expression, Literal, Lookahead, Regex
-from parsimonious.nodes import Node as PNode
+from typing import TYPE_CHECKING, Any
 
 from ..ast import query as q
 from ..ast.script import Expr, Script
 from ..diagnostics import CompileError
-from ..grammar import load_grammar
+from ..grammar import load_grammar, load_peg
 from ..lex import Token, lexes_cleanly, tokenize
 from ..source import Source, Span
 from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
 from .fastpeg import fast_match
+from .peg import Node as PNode
 from .script import ScriptVisitor, lifted, span_of
+
+if TYPE_CHECKING:
+    from parsimonious import Grammar
+    from parsimonious.expressions import Expression
 
 # --------------------------------------------------------------------------------------------
 # Expected-token reporting
@@ -61,6 +62,9 @@ class FailureRecorder:
     """
 
     def __init__(self, excluded: frozenset[int]) -> None:
+        from parsimonious.expressions import Literal, Regex
+
+        self._kinds = Literal, Regex
         self.excluded = excluded
         self.furthest = -1
         self.tokens: set[str] = set()
@@ -94,11 +98,12 @@ class FailureRecorder:
     def _token_name(self, expr: Expression | None) -> str | None:
         if expr is None or id(expr) in self.excluded:
             return None
-        if isinstance(expr, Literal):
+        literal, regex = self._kinds
+        if isinstance(expr, literal):
             return expr.literal.strip()
         if expr.name in _CLASS_TOKENS:
             return _CLASS_TOKENS[expr.name]
-        keyword = _KEYWORD.fullmatch(expr.re.pattern) if isinstance(expr, Regex) else None
+        keyword = _KEYWORD.fullmatch(expr.re.pattern) if isinstance(expr, regex) else None
         if keyword is not None:
             return _KEYWORD_TOKENS.get(keyword[1], keyword[1])
         return None
@@ -118,6 +123,8 @@ _EXCLUDED: dict[int, frozenset[int]] = {}
 def lookahead_terminals(grammar: Grammar) -> frozenset[int]:
     """Ids of the unnamed terminals inside lookaheads (``!"="``): their failures are not tokens
     the parser expects."""
+    from parsimonious.expressions import Lookahead
+
     key = id(grammar)
     if key not in _EXCLUDED:
         found: set[int] = set()
@@ -137,17 +144,15 @@ def _all_expressions(roots: Any) -> Iterator[Expression]:
             continue
         seen.add(id(expr))
         yield expr
-        if isinstance(expr, Compound):
-            stack.extend(expr.members)
+        stack.extend(getattr(expr, "members", ()))  # a parsimonious Compound's
 
 
 def _unnamed_inside(expr: Expression) -> Iterator[Expression]:
     if expr.name:
         return
     yield expr
-    if isinstance(expr, Compound):
-        for member in expr.members:
-            yield from _unnamed_inside(member)
+    for member in getattr(expr, "members", ()):  # a parsimonious Compound's
+        yield from _unnamed_inside(member)
 
 
 def syntax_error(text: str, recorder: FailureRecorder, tokens: list[Token]) -> CompileError:
@@ -168,9 +173,13 @@ def syntax_error(text: str, recorder: FailureRecorder, tokens: list[Token]) -> C
     )
 
 
-def parse_with(grammar: Grammar, rule: str | None, source: Source, visitor: ScriptVisitor) -> Any:
-    """Lex, parse all of ``source`` with ``rule`` (default rule if None), then build the AST
-    with ``visitor``.
+def parse_with(
+    names: tuple[str, ...], rule: str | None, source: Source, visitor: ScriptVisitor
+) -> Any:
+    """Lex, parse all of ``source`` with ``rule`` (default rule if None) of the grammar of
+    ``names`` (:func:`~compiler.grammar.load_grammar`), then build the AST with ``visitor``.
+    The fast matcher parses; when it gives no tree, parsimonious parses with a
+    :class:`FailureRecorder` (its tree is visited if the text parses after all).
 
     Raises:
         CompileError: lexical or syntax error (``source`` attached); nothing else escapes.
@@ -184,9 +193,12 @@ def parse_with(grammar: Grammar, rule: str | None, source: Source, visitor: Scri
                 tokens = tokenize(text)
             except CompileError as err:
                 raise lexical_error(err, text) from None
-        expr = grammar.default_rule if rule is None else grammar[rule]
-        node = fast_match(expr, text, visitor.collapsible(), visitor.text_rules())
+        fast_rules = load_peg(*names)
+        fast = fast_rules.default_rule if rule is None else fast_rules[rule]
+        node = fast_match(fast, text, visitor.collapsible(), visitor.text_rules())
         if node is None:  # the slow path names the failure
+            grammar = load_grammar(*names)
+            expr = grammar.default_rule if rule is None else grammar[rule]
             recorder = FailureRecorder(lookahead_terminals(grammar))
             node = expr.match_core(text, 0, defaultdict(dict), recorder)
             if node is None or node.end < len(text):
@@ -456,5 +468,4 @@ def parse_query(source: Source) -> q.Query:
         CompileError: for lexical and syntax errors (Tremor's messages and spans); nothing else
             escapes, whatever the input.
     """
-    grammar = load_grammar("query", "script")
-    return parse_with(grammar, None, source, QueryVisitor(source.text))
+    return parse_with(("query", "script"), None, source, QueryVisitor(source.text))

@@ -20,15 +20,7 @@ from __future__ import annotations
 
 import re
 
-from parsimonious.expressions import (
-    Expression,
-    Literal,
-    Lookahead,
-    OneOf,
-    Quantifier,
-    Regex,
-    Sequence,
-)
+from .peg import PLAIN_FLAGS, Expression, Literal, Lookahead, OneOf, Quantifier, Regex, Sequence
 
 _BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
 
@@ -98,13 +90,10 @@ class _Patterns:
         return None
 
 
-_PLAIN_FLAGS = Regex("x").re.flags  # a terminal given no flags of its own
-
-
 def _terminal(expr: Regex) -> str | None:
     """A terminal regex's pattern as an atomic group, or None when it has flags of its own or
     refers back to its groups."""
-    pattern = expr.re.pattern
-    if expr.re.flags != _PLAIN_FLAGS or _BACKREFERENCE.search(pattern):
+    pattern = expr.pattern
+    if expr.flags != PLAIN_FLAGS or _BACKREFERENCE.search(pattern):
         return None
     return f"(?>{pattern})"

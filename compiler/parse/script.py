@@ -13,16 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from parsimonious import NodeVisitor
-from parsimonious.nodes import Node as PNode
-
 from ..ast import script as ast
 from ..diagnostics import CompileError
-from ..grammar import load_grammar
 from ..lex import extractor_rule
 from ..source import Source, Span
 from .errors import parse_rule, run_guarded
 from .fastpeg import SELF, childless, fast_visit
+from .peg import Node as PNode
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -87,10 +84,12 @@ _COLLAPSIBLE = (
 )
 
 
-class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
+class ScriptVisitor:
     """Build tremor-script AST nodes from a parse of ``script.ppeg``.
 
-    Subclasses (trickle/troy visitors) reuse every ``visit_*`` for the shared rules.
+    Subclasses (trickle/troy visitors) reuse every ``visit_*`` for the shared rules. A visitor
+    in parsimonious' sense (``visit_<rule>``, ``generic_visit``, ``unwrapped_exceptions``), of
+    :mod:`compiler.parse.peg` nodes or parsimonious' own (the slow path's), duck-typed.
     """
 
     unwrapped_exceptions = (CompileError,)
@@ -101,6 +100,12 @@ class ScriptVisitor(NodeVisitor):  # type: ignore[misc]
     def build(self, root: PNode) -> Any:
         """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`)."""
         return fast_visit(self, root)
+
+    def visit(self, node: PNode) -> Any:
+        """parsimonious' ``NodeVisitor.visit`` (its errors wrapped in ``VisitationError``)."""
+        from parsimonious import NodeVisitor
+
+        return NodeVisitor.visit(self, node)
 
     def collapsible(self) -> frozenset[str]:
         """The rules whose node the fast matcher may replace by its first child when the other
@@ -771,11 +776,10 @@ def parse_script(source: Source) -> ast.Script:
         CompileError: for lexical and syntax errors (Tremor's messages and spans); nothing else
             escapes, whatever the input.
     """
-    grammar = load_grammar("script")
 
     def run() -> ast.Script:
         visitor = ScriptVisitor(source.text)
-        node = parse_rule(grammar, None, source, visitor.collapsible(), visitor.text_rules())
+        node = parse_rule(("script",), None, source, visitor.collapsible(), visitor.text_rules())
         return visitor.build(node)
 
     return run_guarded(run, source)

@@ -1,11 +1,11 @@
 """Which characters a grammar expression's match can start with, for plain texts.
 
-:func:`starts` answers for one parsimonious expression: the set of characters its match can
-begin with, and whether it can match the empty text; or None when that is not known. The
-answer is exact or larger, never smaller: an alternative left out of a choice for a character
-could never have matched there. It is only about *plain* texts (the printable ASCII and
-whitespace of :data:`PLAIN_CHARS`, where ``fastpeg`` matches with Python's ``re``), whose every
-character it classifies.
+:func:`starts` answers for one grammar expression (:mod:`compiler.parse.peg`): the set of
+characters its match can begin with, and whether it can match the empty text; or None when
+that is not known. The answer is exact or larger, never smaller: an alternative left out of a
+choice for a character could never have matched there. It is only about *plain* texts (the
+printable ASCII and whitespace of :data:`PLAIN_CHARS`, where ``fastpeg`` matches with Python's
+``re``), whose every character it classifies.
 
 Terminals: a literal starts with its first character; a regex is read with ``re``'s own parser
 and its first consuming items are compiled one at a time and tried on every plain character.
@@ -21,18 +21,14 @@ from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
-from parsimonious.expressions import Expression, Literal, Lookahead, OneOf, Quantifier, Regex
-from parsimonious.expressions import Sequence as PegSequence
+from .peg import PLAIN_FLAGS, Expression, Literal, Lookahead, OneOf, Quantifier, Regex
+from .peg import Sequence as PegSequence
 
 #: The characters of a plain text (``fastpeg._PLAIN``): tab, newline, vertical tab, form feed,
 #: carriage return and printable ASCII.
 PLAIN_CHARS = "\t\n\x0b\x0c\r" + "".join(map(chr, range(0x20, 0x7F)))
 
 Starts = tuple[frozenset[str], bool]  # (first characters, matches the empty text)
-
-#: The ``regex`` flags parsimonious compiles every grammar regex with (``u``, version 0): the
-#: only ones whose meaning ``re`` shares; a regex with any other flag is not analysed.
-_PARSIMONIOUS_FLAGS = 32 | 8192
 
 _SINGLE = {
     re_constants.LITERAL,
@@ -77,9 +73,9 @@ def _analyse(expr: Expression) -> Starts | None:
         text = expr.literal
         return (frozenset(text[0]), False) if text else (frozenset(), True)
     if kind is Regex:
-        if expr.re.flags != _PARSIMONIOUS_FLAGS:
+        if expr.flags != PLAIN_FLAGS:  # a regex with flags of its own is not analysed
             return None
-        return regex_starts(expr.re.pattern)
+        return regex_starts(expr.pattern)
     if kind is Lookahead:
         return frozenset(), True
     if kind is Quantifier:
