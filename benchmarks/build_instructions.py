@@ -66,7 +66,12 @@ def prepare(root: Path, program: Path, folder: Path) -> None:
         capture_output=True,
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    load = "from compiler.grammar import load_grammar as g; g('script'); g('query', 'script')"
+    # Both caches where the checkout has them: the parsimonious grammar and its copy (load_peg).
+    load = (
+        "import compiler.grammar as m; "
+        "[getattr(m, f)(*n) for f in ('load_grammar', 'load_peg') if hasattr(m, f) "
+        "for n in (('script',), ('query', 'script'), ('deploy', 'query', 'script'))]"
+    )
     subprocess.run([sys.executable, "-c", load], cwd=root, env=env, check=True)
     build = [sys.executable, "-m", "compiler", "build", str(program), "-o", str(folder / "job.py")]
     subprocess.run(build, cwd=folder, env={**os.environ, "PYTHONPATH": str(root)}, check=True)

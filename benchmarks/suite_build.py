@@ -49,8 +49,10 @@ def _write_bytecode() -> None:
     command = [sys.executable, "-m", "compileall", "-q", "compiler", "runtime_support"]
     subprocess.run(command, check=True, cwd=ROOT, capture_output=True)
     # The grammars' pickles sit beside the bytecode and are written with it (compiler/grammar).
-    load = "from compiler.grammar import load_grammar as g; " + "; ".join(
-        f"g(*{names!r})" for names in (("script",), ("query", "script"), GRAMMAR_DEPLOY)
+    load = "from compiler.grammar import load_grammar, load_peg; " + "; ".join(
+        f"{load}(*{names!r})"
+        for names in (("script",), ("query", "script"), GRAMMAR_DEPLOY)
+        for load in ("load_grammar", "load_peg")
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([sys.executable, "-c", load], check=True, cwd=ROOT, env=env)
