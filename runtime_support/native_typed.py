@@ -1,7 +1,7 @@
 """Typed native path: a whole script run as Spark Columns over events of a declared schema.
 
 A job built with ``--schema`` wraps its graph with :func:`with_typed_plan` (the compiler's plan,
-see ``compiler/lowering/typed.py``); ``run_pipeline`` calls :func:`apply_native` on its events
+see ``compiler/lowering/typed.py``); ``run_pipeline`` calls :func:`read_native` on its inputs
 and :func:`with_native_rows` on its source stage.
 
 Invariant (exactness): a row is handled natively only when it *fits*: ``to_json(from_json(v))``
@@ -27,7 +27,8 @@ from .columns_once import column_once, select_once
 from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
-from .spark_exec import NOT_EVENT, event_columns, typed_event, typed_fields
+from .port_frames import empty_frame
+from .spark_exec import STREAM_EVENT_SCHEMA, event_columns, typed_event, typed_fields
 
 __all__ = [
     "TypedGraphSpec",
@@ -35,7 +36,8 @@ __all__ = [
     "holds_unicode_escape",
     "jackson_escapes_as_tremor",
     "native_row_columns",
-    "provably_empty",
+    "no_python_events",
+    "read_native",
     "typed_columns",
     "typed_source",
     "with_native_rows",
@@ -60,6 +62,22 @@ def with_typed_plan(spec: GraphSpec, stream: str, ddl: str, tree: tuple) -> Type
     """``spec`` whose events on ``stream`` run ``tree`` natively where they fit ``ddl``."""
     values = {f.name: getattr(spec, f.name) for f in fields(spec)}
     return TypedGraphSpec(**values, typed=(stream, ddl, tree))
+
+
+def read_native(
+    spec: GraphSpec, spark: Any, inputs: dict[str, Any], streams: tuple[str, ...], streaming: Any
+) -> tuple[Any, Any]:
+    """A native job's read: ``(events for the Python stages, native output rows or None)`` of
+    its input ``streams`` (:func:`apply_native`). A typed input that the typed plan reads as is
+    is not first made into JSON events (each DataFrame is one more plan the driver analyses)."""
+    typed = getattr(spec, "typed", None)
+    if typed is not None and streams == (typed[0],) and streaming is None:
+        if not spec.counted and typed_source(spec, inputs.get(typed[0])):
+            return apply_native(spec, None, streaming, inputs)
+    events = event_columns(spark, inputs.get(streams[0]), streams[0])
+    for stream in streams[1:]:  # `seq` orders the events across streams
+        events = events.unionByName(event_columns(spark, inputs.get(stream), stream))
+    return apply_native(spec, events, streaming, inputs)
 
 
 def apply_native(
@@ -91,42 +109,45 @@ def apply_native(
     native = F.struct(*native_row_columns())
     rows = F.when(F.col("_py"), python).when(F.col("_port").isNotNull(), F.array(native))
     result = decided.select("seq", F.inline(F.coalesce(rows, F.array().cast(ROWS_TYPE))))
-    return events.limit(0), result
+    return no_python_events(events.sparkSession), result
 
 
 def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     """A typed source's two branches, each a projection of ``source``: the rows the plan sends
-    to Python, as JSON events for the job's own Python stages (through an exchange on ``seq``),
-    and the native rows. Reading the source twice costs no parse (it holds no text), unlike a
-    JSON input's plan; the Python branch's filter is a plain disjunction of the plan's checks,
-    which the source's statistics can prune."""
+    to Python, as JSON events for the job's own Python stages, and the native rows. Reading the
+    source twice costs no parse (it holds no text), unlike a JSON input's plan; the Python
+    branch's filter is a plain disjunction of the plan's checks, which the source's statistics
+    can prune. A plan that sends no row to Python (:meth:`_Build.never`) has no Python branch
+    (:func:`no_python_events`), and a plan where every row emits no filter: each DataFrame is
+    one more plan the driver analyses (some 10 ms per run)."""
     from pyspark.sql import functions as F
 
     stream, ddl, tree = spec.typed  # type: ignore[attr-defined]
     spark = source.sparkSession
-    fields = tuple(typed_fields(source))
-    event = column_once(
-        spark, ("typed_source_ev", fields), lambda: typed_event(source).alias("_ev")
-    )
-    described = tuple(c for c in source.columns if c in NOT_EVENT)
-    frame = select_once(
-        source,
-        ("typed_source_columns", described, fields),
-        lambda: (*described, event, F.lit(None).cast("string").alias("value")),
-    )
-    parsed = event_columns(None, frame, keep=("_ev",))
-    parsed = parsed.withColumn("stream", F.lit(stream))
+    if "seq" not in source.columns:  # numbered once, before the branches filter the rows
+        source = source.withColumn("seq", F.monotonically_increasing_id())
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
-    key = (tree, ddl, required)
-    plan = column_once(spark, ("typed_source_plan", key), lambda: _source_plan(tree, ddl, required))
-    python = select_once(parsed.filter(plan.to_python), ("typed_python", key), lambda: plan.python)
-    python = _few_splits(python)
+    key = (tree, ddl, required, tuple(source.columns))
+    plan = column_once(
+        spark, ("typed_source_plan", key), lambda: _source_plan(tree, ddl, required, source)
+    )
+    if plan.to_python is None:
+        python = no_python_events(spark)
+    else:
+        python = _few_splits(event_columns(spark, source.filter(plan.to_python), stream))
+    native = source if plan.native is None else source.filter(plan.native)
+    decided = select_once(native, ("typed_decided", key), lambda: plan.decided)
+    if plan.emits is not None:
+        decided = decided.filter(plan.emits)
     # Two projections: the rewrite reads the JSON twice, which must stay one `to_json` per row
     # (Spark does not collapse a projection into one that would repeat an expensive expression).
-    decided = select_once(parsed.filter(plan.native), ("typed_decided", key), lambda: plan.decided)
-    decided = decided.filter(plan.emits)
-    escaped = select_once(decided, ("typed_escaped", key), lambda: plan.escaped)
-    return python, select_once(escaped, ("typed_rows", key), lambda: plan.rows)
+    return python, select_once(decided, ("typed_rows", key), lambda: plan.rows)
+
+
+def no_python_events(spark: Any) -> Any:
+    """The Python stages' input when the typed plan sends them no event: the session's one
+    empty frame of event columns, known by identity (:func:`with_native_rows`)."""
+    return empty_frame(spark, STREAM_EVENT_SCHEMA)
 
 
 def _few_splits(python: Any) -> Any:
@@ -147,32 +168,32 @@ def _few_splits(python: Any) -> Any:
 
 @dataclass(frozen=True)
 class _SourcePlan:
-    """The Columns of a typed source's two branches (see :func:`_typed_source_plan`)."""
+    """The Columns of a typed source's two branches (see :func:`_typed_source_plan`); None
+    where the branch or filter is not needed."""
 
-    to_python: Any  # filter of the rows for Python
-    python: tuple[Any, ...]  # their event columns, the event as JSON text
-    native: Any  # filter of the rows run natively
+    to_python: Any  # filter of the rows for Python; None: no row goes there
+    native: Any  # filter of the rows run natively; None: every row
     decided: tuple[Any, ...]  # seq, their port and output text
-    emits: Any  # filter: the decided rows that emit
-    escaped: tuple[Any, ...]  # seq, port, output in Tremor's escapes
-    rows: tuple[Any, ...]  # seq and the stage row columns
+    emits: Any  # filter: the decided rows that emit; None: every one does
+    rows: tuple[Any, ...]  # seq and the stage row columns, the output in Tremor's escapes
 
 
-def _source_plan(tree: tuple, ddl: str, required: frozenset[str]) -> _SourcePlan:
+def _source_plan(tree: tuple, ddl: str, required: frozenset[str], source: Any) -> _SourcePlan:
+    """The plan's Columns over the columns of ``source`` (its event fields as the struct the
+    plan reads, ``ingest_ns`` when it has one)."""
     from pyspark.sql import functions as F
 
     names = [field.name for field in _declared(ddl).fields]
-    to_python, port, out = _Build(F.col("_ev"), None, names, required).tree(tree)
-    json = F.to_json("_ev", JSON_OPTIONS).alias("value")
-    seq = F.col("seq")
+    ingest = F.col("ingest_ns").cast("long") if "ingest_ns" in source.columns else None
+    build = _Build(typed_event(source), None, names, required, ingest)
+    to_python, port, out = build.tree(tree)
+    never = build.never(tree)
     return _SourcePlan(
-        to_python=to_python,
-        python=tuple(json if c == "value" else F.col(c) for c in EVENT_COLUMNS),
-        native=~to_python,
-        decided=(seq, port.alias("_port"), out.alias("_out")),
-        emits=F.col("_port").isNotNull(),
-        escaped=(seq, F.col("_port"), jackson_escapes_as_tremor(F.col("_out")).alias("_out")),
-        rows=(seq, *native_row_columns()),
+        to_python=None if never else to_python,
+        native=None if never else ~to_python,
+        decided=(F.col("seq"), port.alias("_port"), out.alias("_out")),
+        emits=F.col("_port").isNotNull() if None in _leaf_ports(tree) or not never else None,
+        rows=(F.col("seq"), *native_row_columns(jackson_escapes_as_tremor(F.col("_out")))),
     )
 
 
@@ -228,9 +249,9 @@ def _leaf_ports(node: tuple) -> set[str | None]:
     return set()
 
 
-def native_row_columns() -> list[Any]:
+def native_row_columns(out: Any = None) -> list[Any]:
     """A stage row's columns after ``seq`` for a natively run event: the job output on port
-    ``_port`` whose text is ``_out`` (columns of the plan's ``decided`` rows)."""
+    ``_port`` whose text is ``out`` (default: ``_out``; columns of the plan's decided rows)."""
     from pyspark.sql import functions as F
 
     return [
@@ -239,32 +260,21 @@ def native_row_columns() -> list[Any]:
         F.col("_port").alias("target"),
         F.lit(None).cast("string").alias("key"),
         F.lit(None).cast("binary").alias("event"),
-        F.col("_out").alias("value"),
+        (F.col("_out") if out is None else out).alias("value"),
     ]
 
 
 def with_native_rows(stage: Any, rows: Any, python_events: Any = None) -> Any:
     """The source stage's rows plus the typed path's output rows (same schema: a typed plan has
     one script and no select, so its stage never ``repeats``, see ``compiler/lowering``).
-    When Spark's optimizer proves ``python_events`` (the stage's input) empty, the native rows
-    alone: a stage given no event emits nothing, and the union's extra Python task is saved."""
+    When the typed plan sent the stage no event (``python_events`` is
+    :func:`no_python_events`), the native rows alone: a stage given no event emits nothing, and
+    the union's extra Python task is saved."""
     if rows is None:
         return stage
-    if python_events is not None and provably_empty(python_events):
+    if python_events is not None and python_events is no_python_events(stage.sparkSession):
         return rows
     return stage.unionByName(rows)
-
-
-def provably_empty(frame: Any) -> bool:
-    """Spark's optimized plan of ``frame`` holds at most 0 rows (its ``maxRows``: a filter on
-    the literal FALSE became an empty local relation, as for a typed source whose NOT NULL
-    columns leave no check that can hold). Plans the frame on the driver; runs nothing. False
-    under Spark Connect (no JVM plan at hand)."""
-    jdf = getattr(frame, "_jdf", None)
-    if jdf is None:
-        return False
-    bound = jdf.queryExecution().optimizedPlan().maxRows()
-    return bool(bound.isDefined() and bound.get() == 0)
 
 
 def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
@@ -319,11 +329,14 @@ class _Build:
         text: Any,
         fields: list[str] | None = None,
         required: frozenset[str] = frozenset(),
+        ingest: Any = None,
     ):
         from pyspark.sql import functions as F
 
         self.F, self.ev, self.text, self.fields = F, ev, text, fields
         self.required = required  # top-level fields a typed source declares NOT NULL
+        # the event's ingest_ns (NULL, which sends its row to Python, when the source has none)
+        self.ingest = ingest if ingest is not None or text is not None else F.lit(None).cast("long")
         self.no_text = F.lit(None).cast("string")
         self.shared: Any = None  # the one output of a tree whose leaves all emit one value
         self.built: dict[str, Any] = {}  # repr(ir) -> its Column (see value)
@@ -335,7 +348,7 @@ class _Build:
         on one port, ``port`` is that literal (rows that reach no leaf go to Python)."""
         values = {repr(value) for value in _emitted_values(node)}
         ports = _leaf_ports(node)
-        if len(values) == 1 and len(ports) == 1 and None not in ports and self._never(node):
+        if len(values) == 1 and len(ports) == 1 and None not in ports and self.never(node):
             # every row emits the one value on the one port, none goes to Python: no decision
             # to build (a classifier whose outcome only sets metadata nobody reads)
             value = next(iter(_emitted_values(node)))
@@ -380,7 +393,7 @@ class _Build:
             return pre, port, out, not live
         return pre | py.otherwise(True), port, out, False
 
-    def _never(self, node: tuple) -> bool:
+    def never(self, node: tuple) -> bool:
         """``_tree(node)``'s ``never_python``, computed without building a Column."""
         if node[0] == "python":
             return False
@@ -395,7 +408,7 @@ class _Build:
             if cond == ("lit", True):
                 break
         covered = bool(arms) and cases[len(arms) - 1][0] == ("lit", True)
-        return covered and all(self._never(sub) for sub in arms)
+        return covered and all(self.never(sub) for sub in arms)
 
     def _case(self, arms: list, i: int) -> Any:
         """``CASE WHEN cond THEN arm[i] ...`` over the arms ``(cond, py, port, out, never)``."""
@@ -459,7 +472,7 @@ class _Build:
         if op == "ev":
             return self.ev
         if op == "ingest":  # the event's ingest_ns column (NULL: a check sends it to Python)
-            return F.col("ingest_ns")
+            return F.col("ingest_ns") if self.ingest is None else self.ingest
         if op == "get":
             return self.value(ir[1]).getField(ir[2])
         if op == "lit":

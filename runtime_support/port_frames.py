@@ -4,11 +4,14 @@
 its stages once; a caller that writes several either reads them in one pass (:meth:`together`:
 one DataFrame with a ``port`` column, each stage read once, as a streaming job does) or keeps the
 output rows of the ports that share a stage (:meth:`keep_shared`) before its actions. Invariant:
-the frame of a port is exactly ``port_output`` of its stages (their union), however it is read.
+the frame of a port is exactly ``port_output`` of its stages (their union), however it is read;
+it is built when first read (each DataFrame is a plan the driver analyses: a caller that writes
+only ``out`` pays nothing for ``err``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from .columns_once import Same, column_once, select_once
@@ -26,12 +29,42 @@ __all__ = [
 EMPTY_PORT = "value string, seq long, sub array<long>, meta string"
 
 
-class PortFrames(dict):
-    """``port -> DataFrame value, seq, sub, meta``; ``sources``: ``port -> [stage frames]``."""
+class PortFrames(MutableMapping):
+    """``port -> DataFrame value, seq, sub, meta``, each built when first read; ``sources``:
+    ``port -> [stage frames]`` (the ports, in order)."""
 
-    def __init__(self, frames: dict[str, Any], sources: dict[str, list[Any]]) -> None:
-        super().__init__(frames)
+    def __init__(self, spark: Any, sources: dict[str, list[Any]]) -> None:
         self.sources = sources
+        self._spark = spark
+        self._frames: dict[str, Any] = {}
+
+    def __getitem__(self, port: str) -> Any:
+        frame = self._frames.get(port)
+        if frame is None:
+            stages = self.sources[port]  # KeyError: no such port
+            if stages:
+                frame = _union([port_output(stage, port) for stage in stages])
+            else:
+                frame = empty_frame(self._spark, EMPTY_PORT)
+            self._frames[port] = frame
+        return frame
+
+    def __setitem__(self, port: str, frame: Any) -> None:
+        if port not in self.sources:
+            raise KeyError(f"no output port {port!r}")
+        self._frames[port] = frame
+
+    def __delitem__(self, port: str) -> None:
+        raise TypeError("a job's output ports are fixed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def __repr__(self) -> str:
+        return f"PortFrames({list(self.sources)})"
 
     def together(self, names: list[str] | None = None) -> Any:
         """The ports ``names`` (default: all) as one DataFrame ``value, seq, sub, port, meta``,
@@ -83,13 +116,7 @@ class PortFrames(dict):
 
 def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
     """The outputs of a batch job whose port ``p`` holds the rows of the stages ``ports[p]``."""
-    frames: dict[str, Any] = {}
-    for port, stages in ports.items():
-        if not stages:
-            frames[port] = empty_frame(spark, EMPTY_PORT)
-            continue
-        frames[port] = _union([port_output(stage, port) for stage in stages])
-    return PortFrames(frames, {port: list(stages) for port, stages in ports.items()})
+    return PortFrames(spark, {port: list(stages) for port, stages in ports.items()})
 
 
 def empty_frame(spark: Any, schema: str) -> Any:

@@ -123,31 +123,34 @@ def typed_event(df: Any) -> Any:
     )
 
 
-def event_columns(spark: Any, df: Any, keep: tuple[str, ...] = ()):
+def event_columns(spark: Any, df: Any, stream: str | None = None, keep: tuple[str, ...] = ()):
     """``df`` as the columns a job's plan reads: ``seq, value, ingest_ns, origin, meta`` (missing
     ones derived: ``seq`` from the DataFrame's own order, ``ingest_ns``, ``origin`` and ``meta``
-    null; a typed input's ``value`` is its event's JSON, see the module), then the columns
-    ``keep``; an absent stream (``None``) is an empty DataFrame."""
+    null; a typed input's ``value`` is its event's JSON, see the module), then ``stream`` (the
+    literal name of its input stream, when given) and the columns ``keep``: one projection of
+    ``df``. An absent stream (``None``) is an empty DataFrame."""
     from pyspark.sql import functions as F
 
     if df is None:
-        return empty_frame(spark, EVENT_SCHEMA)
-    if "value" not in df.columns:
-        json = column_once(
-            df.sparkSession,
-            ("typed_json", tuple(typed_fields(df))),
-            lambda: F.to_json(typed_event(df), TYPED_JSON),
-        )
-        df = df.withColumn("value", json)
+        return empty_frame(spark, EVENT_SCHEMA if stream is None else STREAM_EVENT_SCHEMA)
     present = frozenset(df.columns)
-    return select_once(
-        df,
-        ("event_columns", present & _EVENT_NAMES, keep),
-        lambda: (*_event_columns(present), *keep),
-    )
+    typed = () if "value" in present else tuple(typed_fields(df))
+    tagged = () if stream is None else (stream,)
+
+    def build() -> tuple[Any, ...]:
+        columns = _event_columns(present | {"value"})
+        if typed:
+            json = F.to_json(typed_event(df), TYPED_JSON).alias("value")
+            columns = (columns[0], json, *columns[2:])
+        named = tuple(F.lit(name).alias("stream") for name in tagged)
+        return (*columns, *named, *keep)
+
+    key = ("event_columns", present & _EVENT_NAMES, typed, tagged, keep)
+    return select_once(df, key, build)
 
 
 _EVENT_NAMES = frozenset(("seq", "value", "ingest_ns", "origin", "meta"))
+STREAM_EVENT_SCHEMA = EVENT_SCHEMA + ", stream string"
 
 
 def _event_columns(present: frozenset[str]) -> tuple[Any, ...]:
@@ -206,4 +209,4 @@ def stream_outputs(ports: dict[str, list[Any]]) -> tuple[Any, list[str]]:
     """A streaming job's outputs: one DataFrame ``value, seq, sub, port, meta`` reading each stage
     once (a stage read twice would be two stateful operators), and every port's name."""
     names = sorted(ports)
-    return PortFrames({}, ports).together(names), names
+    return PortFrames(None, ports).together(names), names

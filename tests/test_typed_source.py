@@ -83,6 +83,23 @@ def test_typed_source_equals_python_on_its_json(name: str, spark) -> None:
 
 
 @pytest.mark.spark
+@pytest.mark.parametrize("name", ("arith", "ingest"))
+def test_a_typed_source_without_seq_or_ingest_time(name: str, spark) -> None:
+    """A table as Parquet gives it: no `seq`, no `ingest_ns`. The rows are numbered once, before
+    the plan splits them between its native and Python branches (`arith` overflows on two rows:
+    both branches hold rows), so each event keeps one `seq`, in input order, as in the plain job
+    on the same rows' JSON; the ingest time is NULL on both paths."""
+    source = Source(name=f"{name}.tremor", text=PROGRAMS[name])
+    plain = compile_source(source, "script").job
+    typed = compile_source(source, "script", schema=parse_schema(SCHEMA)).job
+    expected = outputs(spark, plain, text_frame(spark).drop("seq"))
+    got = outputs(spark, typed, typed_frame(spark).drop("seq"))
+    assert got == expected
+    seqs = [seq for _port, _value, seq, _sub in got]
+    assert len(set(seqs)) == len(seqs) >= len(ROWS) - 4
+
+
+@pytest.mark.spark
 def test_every_row_of_let_runs_natively(spark) -> None:
     """Not vacuous: under `let` the plan sends no row to Python, control characters
     included (their escapes are rewritten in Tremor's spelling)."""
@@ -237,10 +254,10 @@ def test_a_literal_step_overflow_check_prunes_by_statistics(spark) -> None:
 
 @pytest.mark.spark
 def test_not_null_columns_leave_no_python_branch(spark) -> None:
-    """A program that only reads `event.a`: with `a BIGINT NOT NULL` no row can miss it, the
-    plan's Python branch is the literal FALSE and Spark prunes it (no second scan of the
-    source), and the outputs are still those of the plain job."""
-    from runtime_support.native_typed import apply_native
+    """A program that only reads `event.a`: with `a BIGINT NOT NULL` no row can miss it, so the
+    plan has no Python branch (the Python stages get the session's empty frame; no second
+    scan of the source), and the outputs are still those of the plain job."""
+    from runtime_support.native_typed import apply_native, no_python_events
 
     rows = [(seq, *row) for seq, row in enumerate(ROWS) if row[1] is not None]
     schema = SCHEMA.replace("a BIGINT", "a BIGINT NOT NULL")
@@ -250,10 +267,12 @@ def test_not_null_columns_leave_no_python_branch(spark) -> None:
     typed = compile_source(source, "script", schema=parse_schema(SCHEMA)).job
     module = load_job(typed, "typed_required")
     python, _native = apply_native(module.GRAPH, None, None, {"in": frame})
-    assert "LocalRelation <empty>" in python._jdf.queryExecution().optimizedPlan().toString()
-    # ... and the job's plan has no Python stage at all (no union with an empty one)
+    assert python is no_python_events(spark) and python.count() == 0
+    # ... and the job's plan has no Python stage at all (no union with an empty one), and
+    # reads the source once
     out = module.run_pipeline(spark, {"in": frame})["out"]
-    assert "MapInArrow" not in out._jdf.queryExecution().executedPlan().toString()
+    plan = out._jdf.queryExecution().executedPlan().toString()
+    assert "MapInArrow" not in plan and plan.count("Scan ExistingRDD") == 1, plan
     texts = [(seq, reference_json(row)) for seq, *row in rows]
     plain = compile_source(source, "script").job
     expected = outputs(spark, plain, spark.createDataFrame(texts, "seq long, value string"))

@@ -88,6 +88,6 @@ PLAN_IMPORTS = (
     "runtime_support.stream_state:state_stage",
 )
 NATIVE_IMPORTS = (
-    "runtime_support.native_typed:apply_native",
+    "runtime_support.native_typed:read_native",
     "runtime_support.native_typed:with_native_rows",
 )

@@ -95,8 +95,8 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     ``flush_at_end``: a final tick after the last event flushes open time windows and timed
     batches."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
-    # `ingest_ns` and `origin` are added when the DataFrame lacks them.
-    events = event_columns(spark, inputs.get("in")).withColumn("stream", F.lit("in"))
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("in"), "in")
     # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
     # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
     # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.

@@ -1,0 +1,46 @@
+"""A batch job's output ports (``runtime_support.port_frames``): each port's DataFrame is built
+when it is first read, from its stages' rows, and is the same however it is read."""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime_support.port_frames import port_frames
+from runtime_support.stages import ROW_SCHEMA
+
+ROWS = [
+    (0, [0], -1, "out", None, None, '{"a":1}'),
+    (1, [0], -1, "err", None, None, '{"e":2}'),
+    (2, [0], 0, "next", None, None, '{"a":3}'),
+]
+
+
+@pytest.mark.spark
+def test_a_port_is_built_when_first_read(spark) -> None:
+    """Reading `out` never plans `err`: its stage here is a DataFrame without a stage row's
+    columns, whose port frame Spark refuses to plan (the error shows when `err` is read)."""
+    from pyspark.errors import AnalysisException
+
+    stage = spark.createDataFrame(ROWS, ROW_SCHEMA)
+    broken = spark.createDataFrame([(1,)], "n long")
+    outputs = port_frames(spark, {"out": [stage], "err": [broken], "none": []})
+    assert list(outputs) == ["out", "err", "none"] and len(outputs) == 3
+    assert [(r.value, r.seq, list(r.sub)) for r in outputs["out"].collect()] == [
+        ('{"a":1}', 0, [0])
+    ]
+    assert outputs["none"].count() == 0
+    with pytest.raises(AnalysisException):
+        outputs["err"]
+    with pytest.raises(KeyError):
+        outputs["missing"]
+
+
+@pytest.mark.spark
+def test_ports_read_together_or_one_by_one_agree(spark) -> None:
+    stage = spark.createDataFrame(ROWS, ROW_SCHEMA)
+    outputs = port_frames(spark, {"out": [stage], "err": [stage]})
+    together = {(r.port, r.value) for r in outputs.together().collect()}
+    apart = {(port, r.value) for port, frame in outputs.items() for r in frame.collect()}
+    assert together == apart == {("out", '{"a":1}'), ("err", '{"e":2}')}
+    outputs.keep_shared()  # the shared stage's rows kept once, each port reading its own
+    assert {(port, r.value) for port, frame in outputs.items() for r in frame.collect()} == apart
