@@ -100,12 +100,10 @@ def generated_runner(spark, workload: Workload, frame, typed: bool = False):
     module = load_job(job, workload.name)
 
     def run(out: str) -> None:
-        outputs = module.run_pipeline(spark, {"in": frame})
-        frames = [df.select("value") for port, df in outputs.items() if port == "out"]
-        result = frames[0]
-        for extra in frames[1:]:
-            result = result.unionByName(extra)
-        result.write.mode("overwrite").text(out)
+        # only `out` is read, as a user writing one port would (the others are never planned)
+        module.run_pipeline(spark, {"in": frame})["out"].select("value").write.mode(
+            "overwrite"
+        ).text(out)
 
     return run
 

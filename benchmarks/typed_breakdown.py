@@ -63,6 +63,7 @@ def main() -> None:
     schema = parse_schema(suite.SCHEMAS[workload.data])
     module = load_job(compile_path(workload.trickle, schema=schema).job, workload.name)
     plain = {"python_rows": typed.python_rows, "typed_columns": typed.typed_columns}
+    apply_native = typed.apply_native
 
     def no_udf(spec, event):
         return F.lit(None).cast(typed.ROWS_TYPE)
@@ -70,7 +71,7 @@ def main() -> None:
     def no_fit(tree, ev, text):
         return typed._Build(ev, text).tree(tree)
 
-    def split(spec, events, streaming=None):
+    def split(spec, events, streaming=None, inputs=None):
         stream, ddl, tree = spec.typed
         parsed = events.select(*typed.EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
         to_python, port, out = typed.typed_columns(tree, F.col("_ev"), F.col("value"))
@@ -87,7 +88,7 @@ def main() -> None:
         def run(out: str) -> None:
             for name, fn in {**plain, **patched}.items():
                 setattr(typed, name, fn)
-            module.apply_native = patched.get("apply_native", typed.apply_native)
+            typed.apply_native = patched.get("apply_native", apply_native)  # read_native's call
             outputs = module.run_pipeline(spark, {"in": frame})
             outputs["out"].select("value").write.mode("overwrite").text(out)
 
