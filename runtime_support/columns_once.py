@@ -16,11 +16,20 @@ description (no round trip), so nothing is kept.
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-__all__ = ["Same", "by_name", "column_once", "map_in_arrow", "select_once"]
+__all__ = [
+    "Same",
+    "by_name",
+    "column_once",
+    "is_empty_frame",
+    "map_in_arrow",
+    "mark_empty_frame",
+    "select_once",
+]
 
 _BUILT: dict[Hashable, Any] = {}
 _GATEWAY: list[Any] = [None]
@@ -28,6 +37,8 @@ _GATEWAY: list[Any] = [None]
 #: test run) would otherwise keep every job's graph and pickled function.
 _UDFS: OrderedDict[Hashable, Any] = OrderedDict()
 UDFS_KEPT = 32
+#: Frames that hold no row by construction (``port_frames.empty_frame``), held weakly.
+_EMPTY_FRAMES: weakref.WeakSet = weakref.WeakSet()
 
 
 def _same_jvm(spark: Any) -> None:
@@ -125,7 +136,27 @@ def map_in_arrow(frame: Any, fn: Any, schema: Any) -> Any:
         _UDFS.move_to_end(key)
     from pyspark.sql.classic.dataframe import DataFrame
 
-    return DataFrame(frame._jdf.mapInArrow(udf._jc, False, None), spark)
+    def build() -> Any:
+        return DataFrame(frame._jdf.mapInArrow(udf._jc, False, None), spark)
+
+    if is_empty_frame(frame):  # a stage over no event (a typed plan's): one per session
+        return column_once(spark, ("over_empty", key, Same(frame)), build)
+    return build()
+
+
+def mark_empty_frame(frame: Any) -> Any:
+    """``frame``, noted as holding no row whatever runs it (see :func:`is_empty_frame`)."""
+    _EMPTY_FRAMES.add(frame)
+    return frame
+
+
+def is_empty_frame(frame: Any) -> bool:
+    """``frame`` was built empty (:func:`mark_empty_frame`): a DataFrame is immutable, so what is
+    built on it alone can be built once."""
+    try:
+        return frame in _EMPTY_FRAMES
+    except TypeError:  # unhashable
+        return False
 
 
 def _udf(fn: Any, schema: Any, columns: tuple[str, ...]) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
-from .columns_once import Same, column_once, select_once
+from .columns_once import Same, column_once, mark_empty_frame, select_once
 
 __all__ = [
     "PortFrames",
@@ -126,7 +126,9 @@ def empty_frame(spark: Any, schema: str) -> Any:
     columns = [f"CAST(NULL AS {kind}) AS `{name}`" for name, kind in _fields(schema)]
     # A DataFrame is immutable: one per session and schema serves every run.
     return column_once(
-        spark, ("empty_frame", Same(spark), schema), lambda: spark.range(0).selectExpr(*columns)
+        spark,
+        ("empty_frame", Same(spark), schema),
+        lambda: mark_empty_frame(spark.range(0).selectExpr(*columns)),
     )
 
 

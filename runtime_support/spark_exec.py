@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .columns_once import by_name, column_once, map_in_arrow, select_once
+from .columns_once import by_name, column_once, is_empty_frame, map_in_arrow, select_once
 from .graph import GraphSpec, NodeSpec, Passthrough
 from .port_frames import PortFrames, empty_frame, meta_column, port_output
 from .stages import ROW_SCHEMA, StageSpec, stage_mapper
@@ -184,6 +184,8 @@ def python_splits(df: Any):
     of CPU in 38 splits, 4.1 s in 2)."""
     from .session import is_connect
 
+    if is_empty_frame(df):  # no rows: no splits to merge (the frame is reused as is)
+        return df
     spark = df.sparkSession
     shuffle = str(spark.conf.get("spark.sql.shuffle.partitions"))  # Spark's default when unset
     if not shuffle.isdigit():  # a platform's "auto": its own choice stands

@@ -152,6 +152,30 @@ def test_a_stage_udf_is_built_once_and_the_cache_stays_bounded(spark, monkeypatc
     assert all(key[0][0].obj is not job.GRAPH for key in columns_once._UDFS)
 
 
+@pytest.mark.spark
+def test_a_stage_over_the_empty_frame_is_built_once(spark) -> None:
+    """A job whose input stream is absent (or a typed plan's Python stages, given no event)
+    runs its source stage over the session's empty frame: the stage's DataFrame is built once
+    and runs to no output; over a frame with rows each run builds its own."""
+    from runtime_support.port_frames import empty_frame
+    from runtime_support.spark_exec import EVENT_SCHEMA, event_columns, python_splits
+
+    job = load_job(compile_source(Source("q.trickle", PROGRAM), "query").job, "empty_once")
+    empty = event_columns(spark, None)
+    assert empty is empty_frame(spark, EVENT_SCHEMA) and python_splits(empty) is empty
+    assert job.run_pipeline(spark, {})["out"].count() == 0
+    stages = _stage_frames(job, spark, {})
+    assert stages[0] is stages[1] and stages[0].count() == 0
+    frame = spark.createDataFrame([(json.dumps({"n": 1}),)], "value string")
+    built = _stage_frames(job, spark, {"in": frame})
+    assert built[0] is not built[1]
+
+
+def _stage_frames(job, spark, inputs) -> list:
+    """The source stage's frame of two runs of ``job`` (read from its one port's sources)."""
+    return [job.run_pipeline(spark, inputs).sources["out"][0] for _ in range(2)]
+
+
 def test_same_is_identity() -> None:
     from runtime_support.columns_once import Same
 
