@@ -23,7 +23,7 @@ import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .columns_once import column_once, select_once
+from .columns_once import column_once, is_empty_frame, select_once
 from .graph import GraphSpec
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
@@ -267,12 +267,12 @@ def native_row_columns(out: Any = None) -> list[Any]:
 def with_native_rows(stage: Any, rows: Any, python_events: Any = None) -> Any:
     """The source stage's rows plus the typed path's output rows (same schema: a typed plan has
     one script and no select, so its stage never ``repeats``, see ``compiler/lowering``).
-    When the typed plan sent the stage no event (``python_events`` is
+    When the typed plan sent the stage no event (``python_events`` is an empty frame, such as
     :func:`no_python_events`), the native rows alone: a stage given no event emits nothing, and
     the union's extra Python task is saved."""
     if rows is None:
         return stage
-    if python_events is not None and python_events is no_python_events(stage.sparkSession):
+    if python_events is not None and is_empty_frame(python_events):
         return rows
     return stage.unionByName(rows)
 
