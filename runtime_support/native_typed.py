@@ -204,9 +204,12 @@ def _declared(ddl: str) -> Any:
     return StructType.fromDDL(ddl)
 
 
-#: Jackson spells these control characters' escapes with upper-case hex (``\u001F``), Tremor
-#: (and orjson) with lower-case; it writes every other character as they do (test_typed_source).
-_UPPER_ESCAPES = ("000B", "000E", "000F", "001A", "001B", "001C", "001D", "001E", "001F")
+#: Jackson spells these control characters' escapes with upper-case hex (``\u000B``,
+#: ``\u000E``, ``\u000F``, ``\u001A``-``\u001F``), Tremor (and orjson) with lower-case; it
+#: writes every other character as they do (test_typed_source). One rewrite per upper-case
+#: digit, each over both ``\u000`` and ``\u001`` where the digit ends one of those escapes:
+#: every rewrite is a regex the JVM analyses when the job's plan is built.
+_UPPER_DIGITS = (("B", "01"), ("E", "01"), ("F", "01"), ("A", "1"), ("C", "1"), ("D", "1"))
 
 
 def jackson_escapes_as_tremor(text: Any) -> Any:
@@ -215,9 +218,9 @@ def jackson_escapes_as_tremor(text: Any) -> Any:
     from pyspark.sql import functions as F
 
     fixed = text
-    for code in _UPPER_ESCAPES:
-        escape = r"(?<!\\)((?:\\\\)*)\\u" + code
-        fixed = F.regexp_replace(fixed, escape, "$1\\\\u" + code.lower())
+    for digit, tens in _UPPER_DIGITS:
+        escape = r"(?<!\\)((?:\\\\)*)\\u00([" + tens + "])" + digit
+        fixed = F.regexp_replace(fixed, escape, "$1\\\\u00$2" + digit.lower())
     return F.when(holds_unicode_escape(text), fixed).otherwise(text)
 
 
