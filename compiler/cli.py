@@ -8,6 +8,7 @@ each followed by a blank line, in source order); warnings never change the exit 
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -86,6 +87,8 @@ def _schema(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--schema", callback=_schema, metavar="DDL", help=SCHEMA_HELP)
 def build(file: Path, output: Path | None, schema: tuple | None) -> None:
     """Compile FILE into a black-formatted PySpark job."""
+    if _OWN_PROCESS:  # the process ends with the build: no collection of its trees when the
+        gc.disable()  # build re-enables the collector (see ``guarded`` and _end_process)
     try:
         compiled = compile_path(file, output.name if output else "job.py", schema)
     except CompileError as err:
