@@ -7,10 +7,10 @@ runs on: loading it from its cache imports neither parsimonious nor ``regex`` (t
 a syntax error loads the parsimonious grammar). Both are cached per name tuple in the process,
 and across processes as pickles in this package's ``__pycache__`` (or under
 ``sys.pycache_prefix``), one file per grammar and form, keyed by a hash of the grammar text,
-parsimonious's files and ``compiler/parse/peg.py`` (sizes, times) and the Python version:
-building one takes ~0.03 s (:func:`build_grammar`), loading it ~1 ms. The cache sits where
-Python keeps the package's bytecode and is trusted as that bytecode is; it is not written when
-Python writes no bytecode, and an unreadable file is rebuilt.
+parsimonious's files, ``compiler/parse/{peg,fastpeg,start_sets}.py`` (sizes, times) and the
+Python version: building one takes ~0.03 s (:func:`build_grammar`), loading it ~1 ms. The
+cache sits where Python keeps the package's bytecode and is trusted as that bytecode is; it is
+not written when Python writes no bytecode, and an unreadable file is rebuilt.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..parse import peg
-from ..parse.fastpeg import fast_match, fast_visit
+from ..parse import fastpeg, peg, start_sets
+from ..parse.fastpeg import fast_match, fast_visit, precompute_layouts
 
 if TYPE_CHECKING:
     from parsimonious import Grammar
@@ -64,6 +64,8 @@ def load_peg(*names: str) -> peg.Grammar:
     grammar = _load(path, peg.Grammar)
     if grammar is None:
         grammar = peg.from_parsimonious(load_grammar(*names))
+        for rule in (grammar.default_rule, *grammar.values()):
+            precompute_layouts(rule)
         if not sys.dont_write_bytecode:
             _store(path, grammar)
     return grammar
@@ -119,7 +121,9 @@ def _cache_path(names: tuple[str, ...], text: str, form: str) -> Path:
     spec = find_spec("parsimonious")  # finds the package without importing it
     locations = spec.submodule_search_locations if spec is not None else None
     installed = sorted(Path(next(iter(locations or ()), _HERE)).glob("*.py"))
-    files = [*installed, Path(peg.__file__)]  # a reinstall or edit changes size or mtime
+    # a reinstall or edit changes size or mtime; the matcher's modules compute the choices'
+    # layouts the copy stores (see load_peg)
+    files = [*installed, *(Path(m.__file__ or "") for m in (peg, fastpeg, start_sets))]
     stats = [(f.stat().st_size, f.stat().st_mtime_ns) for f in files]
     version = f"{stats}{sys.version}"
     key = hashlib.sha256((version + "\0" + text).encode()).hexdigest()[:20]

@@ -550,19 +550,18 @@ def _dispatch(
 
 
 _Layout = tuple[list[tuple[int, ...]], dict[str, int], tuple[int, ...]]
-_LAYOUTS: dict[tuple[int, bool], tuple[OneOf, _Layout | None]] = {}
 
 
 def _layout(expr: OneOf, skipped: bool) -> _Layout | None:
     """Which alternatives of ``expr`` each plain character leaves in, as indices: the distinct
     index tuples, each character's tuple (its position among them), and the alternatives that
     may match at the end of the text; None when every character keeps every alternative.
-    ``skipped``: of the character after each alternative's leading whitespace rule. Memoised
-    per choice (the memo keeps it alive), so a parse only maps indices to matchers."""
-    key = (id(expr), skipped)
-    found = _LAYOUTS.get(key)
-    if found is not None:
-        return found[1]
+    ``skipped``: of the character after each alternative's leading whitespace rule. Kept on
+    the choice (``expr.layouts``, stored with the grammar cache: see
+    :func:`precompute_layouts`), so a parse only maps indices to matchers."""
+    found = expr.layouts.get(skipped, _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[no-any-return]
     if skipped:
         sets = [sequence_starts(member.members[1:]) for member in expr.members]
     else:
@@ -583,8 +582,25 @@ def _layout(expr: OneOf, skipped: bool) -> _Layout | None:
     layout: _Layout | None = (groups, group_of, at_end)
     if groups == [everywhere] and at_end == everywhere:
         layout = None
-    _LAYOUTS[key] = (expr, layout)
+    expr.layouts[skipped] = layout
     return layout
+
+
+def precompute_layouts(root: Expression) -> None:
+    """Fill ``layouts`` of every choice reachable from ``root`` as :func:`_dispatch` reads them
+    (done before a grammar cache is written: a build then computes none)."""
+    seen: set[int] = set()
+    pending = [root]
+    while pending:
+        expr = pending.pop()
+        if id(expr) in seen:
+            continue
+        seen.add(id(expr))
+        if type(expr) is OneOf:
+            _layout(expr, False)
+            if _leading_skipper(expr) is not None:
+                _layout(expr, True)
+        pending.extend(getattr(expr, "members", ()))
 
 
 def _choice(expr: OneOf, text: str, alternatives: _Dispatch, own_node: bool) -> Matcher:

@@ -113,7 +113,15 @@ class Sequence(Compound):
 
 
 class OneOf(Compound):
-    __slots__ = ()
+    """An ordered choice; ``layouts``: the fast matcher's dispatch layouts, by whether they are
+    read after a leading whitespace rule (``fastpeg.precompute_layouts`` fills them before the
+    grammar cache is written, so a build reads them instead of computing them)."""
+
+    __slots__ = ("layouts",)
+
+    def __init__(self, members: list[Expression] | None = None, name: str = "") -> None:
+        super().__init__(members, name)
+        self.layouts: dict[bool, Any] = {}
 
 
 class Lookahead(Compound):
