@@ -48,7 +48,11 @@ def _enclosing(tree: S.Node, target: S.Node, source: Source) -> Span | None:
 
 
 def check_literals(tree: S.Node, source: Source) -> S.Node:
-    """Raise the first invalid binary part or extractor rule as Tremor does; return ``tree``."""
+    """Raise the first invalid binary part or extractor rule as Tremor does; return ``tree``
+    (parsed from ``source``: a text without ``<<`` holds no binary literal, one without ``~``
+    no extractor, so neither is walked)."""
+    if "~" not in source.text and "<<" not in source.text:
+        return tree
     for node in tree.walk():
         if isinstance(node, S.BinaryPart):
             if node.bits is not None and not 0 < node.bits <= 64:

@@ -140,7 +140,8 @@ class _Resolver:
                 )
             scope.consts.add(item.name)
             return dataclasses.replace(item, value=value, module=scope.path)
-        _check_no_recur(item, scope.source)
+        if "recur" in scope.source.text:  # else no ``recur`` anywhere in it: nothing to check
+            _check_no_recur(item, scope.source)
         return self.resolve_expr(item, scope)
 
     def resolve_fn(self, fn: ast.FnDef, scope: _Scope) -> ast.FnDef:
