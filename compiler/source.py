@@ -47,6 +47,7 @@ class Source:
     path: Path | None = None
     root: Source | None = field(default=None, compare=False, repr=False)  # module: its program
     _starts: list[int] = field(default_factory=list, compare=False, repr=False)
+    _mentions: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._starts.extend(line_starts(self.text))
@@ -56,6 +57,14 @@ class Source:
         """Read a file as UTF-8; undecodable bytes are reported by the lexer, not here."""
         data = path.read_bytes()
         return cls(name=str(path), text=data.decode("utf-8", errors="surrogateescape"), path=path)
+
+    def mentions(self, word: str) -> bool:
+        """Whether ``word`` occurs anywhere in the text (searched once per word: passes ask
+        once per item of a program that may have thousands)."""
+        found = self._mentions.get(word)
+        if found is None:
+            found = self._mentions[word] = word in self.text
+        return found
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of ``offset``."""

@@ -51,7 +51,7 @@ def check_literals(tree: S.Node, source: Source) -> S.Node:
     """Raise the first invalid binary part or extractor rule as Tremor does; return ``tree``
     (parsed from ``source``: a text without ``<<`` holds no binary literal, one without ``~``
     no extractor, so neither is walked)."""
-    if "~" not in source.text and "<<" not in source.text:
+    if not source.mentions("~") and not source.mentions("<<"):
         return tree
     for node in tree.walk():
         if isinstance(node, S.BinaryPart):

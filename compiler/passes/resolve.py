@@ -140,7 +140,7 @@ class _Resolver:
                 )
             scope.consts.add(item.name)
             return dataclasses.replace(item, value=value, module=scope.path)
-        if "recur" in scope.source.text:  # else no ``recur`` anywhere in it: nothing to check
+        if scope.source.mentions("recur"):  # else no ``recur`` anywhere in it: nothing to check
             _check_no_recur(item, scope.source)
         return self.resolve_expr(item, scope)
 
