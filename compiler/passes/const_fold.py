@@ -107,9 +107,11 @@ class _Folder:
     def rebuild(self, node: Node, fold_self: bool = True) -> Node:
         """Rebuild ``node`` bottom-up, folding every foldable expression."""
         changes: dict[str, Any] = {}
-        for name in child_fields(type(node)):  # plain-valued fields never change
+        cls = type(node)
+        protected = _PROTECTED.get(cls)
+        for name in child_fields(cls):  # plain-valued fields never change
             old = getattr(node, name)
-            new = self._rebuild_value(old, not _is_protected(node, name))
+            new = self._rebuild_value(old, name != protected)
             if new is not old:
                 changes[name] = new
         if changes:
@@ -135,6 +137,8 @@ class _Folder:
             return node
         if not isinstance(node, _FOLDABLE):
             return node
+        if type(node) is ast.Path and node.root not in ("const", "expr"):
+            return node  # the event, state, a local …: never constant (see value_Path)
         try:
             return value_to_ast(self.value(node), node.span)
         except (NotConstant, _NoLiteral):
@@ -252,11 +256,8 @@ class _Folder:
 _FOLDABLE = (ast.Unary, ast.Binary, ast.StringInterp, ast.Path, ast.Call)
 
 
-def _is_protected(node: Node, field_name: str) -> bool:
-    """Children that must stay paths: ``let`` targets and ``present`` operands."""
-    return (isinstance(node, ast.Let) and field_name == "target") or (
-        isinstance(node, ast.Present) and field_name == "path"
-    )
+#: Children that must stay paths, by node class: ``let`` targets and ``present`` operands.
+_PROTECTED: dict[type, str] = {ast.Let: "target", ast.Present: "path"}
 
 
 def fold_constants(script: ast.Script, source: Source) -> ast.Script:
