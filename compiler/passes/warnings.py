@@ -58,19 +58,18 @@ class _Collector:
             outer = Span(*expand_lines(self.source.text, inner.as_tuple(), 2, 2))
         self.found.append(Warning_(kind, message, inner, self.source, outer=outer))
 
-    def visit(self, node: S.Node) -> None:
-        if isinstance(node, S.Call):
-            message = PERF_CALLS.get((node.module[-1] if node.module else "", node.name))
-            if message:
-                self.add("performance", message, node.span)
-        elif isinstance(node, S.For) and node.fold_op is not None:
+    def call(self, node: S.Call) -> None:
+        message = PERF_CALLS.get((node.module[-1] if node.module else "", node.name))
+        if message:
+            self.add("performance", message, node.span)
+
+    def for_(self, node: S.For) -> None:
+        if node.fold_op is not None:
             self.add("general", FOLD_OP, node.span, outer=tight(node.span, self.source.text))
-        elif isinstance(node, S.Const) and not node.name.isupper():
+
+    def const(self, node: S.Const) -> None:
+        if not node.name.isupper():
             self.add("consistency", LOWER_CONST, node.span)
-        elif isinstance(node, S.Match):
-            self.defaults(node)
-        elif isinstance(node, S.RecordPattern):
-            self.record_pattern(node)
 
     def defaults(self, match: S.Match) -> None:
         defaults = [c for c in match.cases if isinstance(c.pattern, S.AnyPattern) and not c.guard]
@@ -89,9 +88,36 @@ class _Collector:
                 self.add("behaviour", PRESENT_AND_EXTRACT.format(key=key), pattern.span)
 
 
+def _with_subclasses(kinds: dict[type, str]) -> dict[type, str]:
+    """``kinds`` with every subclass of each class given its class's entry (a lookup by a
+    node's exact class then answers as ``isinstance`` would)."""
+    found: dict[type, str] = {}
+    for cls, name in kinds.items():
+        pending = [cls]
+        while pending:
+            kind = pending.pop()
+            found.setdefault(kind, name)
+            pending.extend(kind.__subclasses__())
+    return found
+
+
+#: The :class:`_Collector` method of each node class that can warn (one dict lookup per node).
+_VISITS = _with_subclasses(
+    {
+        S.Call: "call",
+        S.For: "for_",
+        S.Const: "const",
+        S.Match: "defaults",
+        S.RecordPattern: "record_pattern",
+    }
+)
+
+
 def collect_warnings(tree: S.Node, source: Source) -> tuple[Warning_, ...]:
     """All warnings of ``tree`` (a parsed script), in source order."""
     collector = _Collector(source)
     for node in tree.walk():
-        collector.visit(node)
+        visit = _VISITS.get(node.__class__)
+        if visit is not None:
+            getattr(collector, visit)(node)
     return tuple(sorted(collector.found, key=lambda w: (w.span.start, w.span.end)))
