@@ -131,6 +131,22 @@ def _may_hold_node(tp: Any) -> bool:
     return True
 
 
+V = TypeVar("V")
+
+
+def with_subclasses(kinds: dict[type, V]) -> dict[type, V]:
+    """``kinds`` with every subclass of each class given its class's entry: a lookup by a
+    node's exact class then answers as ``isinstance`` would (one dict lookup per node)."""
+    found: dict[type, V] = {}
+    for cls, value in kinds.items():
+        pending = [cls]
+        while pending:
+            kind = pending.pop()
+            found.setdefault(kind, value)
+            pending.extend(kind.__subclasses__())
+    return found
+
+
 def _add_nodes(out: list[Node], value: tuple[Any, ...]) -> None:
     """Append the nodes inside ``value`` (nested tuples flattened), in order."""
     for item in value:

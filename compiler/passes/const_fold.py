@@ -41,7 +41,7 @@ from runtime_support.ops import binary, unary
 from runtime_support.paths import get_field, get_index, get_range
 
 from ..ast import script as ast
-from ..ast.common import Node, child_fields
+from ..ast.common import Node, child_fields, with_subclasses
 from ..diagnostics import CompileError
 from ..source import Source, Span
 from .stdlib_names import CONSTANTS, FUNCTIONS
@@ -257,7 +257,7 @@ _FOLDABLE = (ast.Unary, ast.Binary, ast.StringInterp, ast.Path, ast.Call)
 
 
 #: Children that must stay paths, by node class: ``let`` targets and ``present`` operands.
-_PROTECTED: dict[type, str] = {ast.Let: "target", ast.Present: "path"}
+_PROTECTED: dict[type, str] = with_subclasses({ast.Let: "target", ast.Present: "path"})
 
 
 def fold_constants(script: ast.Script, source: Source) -> ast.Script:

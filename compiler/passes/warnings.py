@@ -11,6 +11,7 @@ from __future__ import annotations
 from runtime_support.highlight import expand_lines
 
 from ..ast import script as S
+from ..ast.common import with_subclasses
 from ..diagnostics import Warning_
 from ..source import Source, Span
 
@@ -88,21 +89,8 @@ class _Collector:
                 self.add("behaviour", PRESENT_AND_EXTRACT.format(key=key), pattern.span)
 
 
-def _with_subclasses(kinds: dict[type, str]) -> dict[type, str]:
-    """``kinds`` with every subclass of each class given its class's entry (a lookup by a
-    node's exact class then answers as ``isinstance`` would)."""
-    found: dict[type, str] = {}
-    for cls, name in kinds.items():
-        pending = [cls]
-        while pending:
-            kind = pending.pop()
-            found.setdefault(kind, name)
-            pending.extend(kind.__subclasses__())
-    return found
-
-
 #: The :class:`_Collector` method of each node class that can warn (one dict lookup per node).
-_VISITS = _with_subclasses(
+_VISITS = with_subclasses(
     {
         S.Call: "call",
         S.For: "for_",
