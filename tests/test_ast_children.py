@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
-from compiler.ast.common import Node, child_fields
+from compiler.ast.common import Node, child_fields, with_subclasses
 from compiler.ast.script import Use
 from compiler.diagnostics import CompileError
 from compiler.modules import _uses
@@ -98,12 +98,7 @@ def _node_classes() -> list[type]:
     import compiler.ast.query  # noqa: F401
     import compiler.ast.script  # noqa: F401
 
-    found, pending = [], [Node]
-    while pending:
-        cls = pending.pop()
-        found.append(cls)
-        pending.extend(cls.__subclasses__())
-    return found
+    return list(with_subclasses({Node: None}))
 
 
 def test_child_fields_agree_with_get_type_hints() -> None:

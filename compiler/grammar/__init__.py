@@ -64,8 +64,7 @@ def load_peg(*names: str) -> peg.Grammar:
     grammar = _load(path, peg.Grammar)
     if grammar is None:
         grammar = peg.from_parsimonious(load_grammar(*names))
-        for rule in (grammar.default_rule, *grammar.values()):
-            precompute_layouts(rule)
+        precompute_layouts([grammar.default_rule, *grammar.values()])
         if not sys.dont_write_bytecode:
             _store(path, grammar)
     return grammar

@@ -27,10 +27,21 @@ exception other than the visitor's ``unwrapped_exceptions`` re-runs parsimonious
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from .peg import Expression, Literal, Lookahead, Node, OneOf, Quantifier, Regex, RegexNode, Sequence
+from .peg import (
+    Expression,
+    Literal,
+    Lookahead,
+    Node,
+    OneOf,
+    Quantifier,
+    Regex,
+    RegexNode,
+    Sequence,
+    all_expressions,
+)
 from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
@@ -586,21 +597,14 @@ def _layout(expr: OneOf, skipped: bool) -> _Layout | None:
     return layout
 
 
-def precompute_layouts(root: Expression) -> None:
-    """Fill ``layouts`` of every choice reachable from ``root`` as :func:`_dispatch` reads them
+def precompute_layouts(roots: Iterable[Expression]) -> None:
+    """Fill ``layouts`` of every choice reachable from ``roots`` as :func:`_dispatch` reads them
     (done before a grammar cache is written: a build then computes none)."""
-    seen: set[int] = set()
-    pending = [root]
-    while pending:
-        expr = pending.pop()
-        if id(expr) in seen:
-            continue
-        seen.add(id(expr))
+    for expr in all_expressions(roots):
         if type(expr) is OneOf:
             _layout(expr, False)
             if _leading_skipper(expr) is not None:
                 _layout(expr, True)
-        pending.extend(getattr(expr, "members", ()))
 
 
 def _choice(expr: OneOf, text: str, alternatives: _Dispatch, own_node: bool) -> Matcher:

@@ -21,6 +21,7 @@ which the fast matcher gives up on.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -226,6 +227,20 @@ class RegexNode(Node):
     """The node of a regex terminal; ``match``: its match object."""
 
     __slots__ = ("match",)
+
+
+def all_expressions(roots: Iterable[Any]) -> Iterator[Any]:
+    """Every expression reachable from ``roots``, each once (parsimonious' expressions or this
+    module's copies: both keep a compound's ``members``; cycles are fine)."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        expr = stack.pop()
+        if id(expr) in seen:
+            continue
+        seen.add(id(expr))
+        yield expr
+        stack.extend(getattr(expr, "members", ()))
 
 
 def from_parsimonious(

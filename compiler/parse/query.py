@@ -27,6 +27,7 @@ from ..source import Source, Span
 from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
 from .fastpeg import fast_match
 from .peg import Node as PNode
+from .peg import all_expressions
 from .script import ScriptVisitor, lifted, span_of
 
 if TYPE_CHECKING:
@@ -128,23 +129,11 @@ def lookahead_terminals(grammar: Grammar) -> frozenset[int]:
     key = id(grammar)
     if key not in _EXCLUDED:
         found: set[int] = set()
-        for expr in _all_expressions(grammar.values()):
+        for expr in all_expressions(grammar.values()):
             if isinstance(expr, Lookahead):
                 found.update(id(t) for t in _unnamed_inside(expr.members[0]))
         _EXCLUDED[key] = frozenset(found)
     return _EXCLUDED[key]
-
-
-def _all_expressions(roots: Any) -> Iterator[Expression]:
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        expr = stack.pop()
-        if id(expr) in seen:
-            continue
-        seen.add(id(expr))
-        yield expr
-        stack.extend(getattr(expr, "members", ()))  # a parsimonious Compound's
 
 
 def _unnamed_inside(expr: Expression) -> Iterator[Expression]:
