@@ -47,7 +47,8 @@ import orjson
 
 from .columns_once import Same
 from .event_meta import decode_meta, encode_meta
-from .fused import ChainStep, fused_chains, fused_runs
+from .forward_rows import forward_rows
+from .fused import ChainStep, ForwardStep, fused_chains, fused_runs
 from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
 from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import decode_json, encode_json, encode_json_utf8, row_decoders
@@ -119,6 +120,12 @@ def stage_mapper(
             if entry_parts is not None:
                 runner.feed_entry(entry_parts, source_columns(batch), batch.column("value"))
             elif reads:
+                forwarded = runner.forwarded(batch)
+                if forwarded is not None:
+                    if runner.rows:
+                        yield runner.take()
+                    yield forwarded
+                    continue
                 runner.feed_source(source_columns(batch), batch.column("value"))
             else:
                 runner.feed(batch.to_pydict())
@@ -183,6 +190,13 @@ class _Runner:
             stream: (self.home[node], f"{node}\0{port}", self.keyers[node])
             for stream, (node, port) in _raw_entries(self.graph, self.keyers, self.digests).items()
         }
+        self.forwards = {  # forwarded streams (runtime_support.forward_rows) -> job output
+            stream: steps[0].exits["out"]
+            for stream, steps in self.chains.items()
+            if len(steps) == 1 and type(steps[0].op) is ForwardStep
+        }
+        if self.stage.carry is not None or self.stage.repeats:
+            self.forwards = {}
         self.line: tuple[Any, Any] = (None, None)  # the input line being run, its Event
         self.seen = False
         self.rows: list[tuple[Any, ...]] = []
@@ -224,6 +238,17 @@ class _Runner:
         return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
     # Input ------------------------------------------------------------------------------------
+
+    def forwarded(self, batch: Any) -> Any:
+        """The rows of an input ``batch`` of a forwarded stream made at once
+        (:func:`~runtime_support.forward_rows.forward_rows`), or None: then
+        :meth:`feed_source` runs it."""
+        if not self.forwards:
+            return None
+        rows = forward_rows(batch, self.forwards, arrow_row_schema())
+        if rows is not None:
+            self.seen = True
+        return rows
 
     def feed_source(self, cols: dict[str, list[Any]], column: Any = None) -> None:
         """Input events ``stream, seq, value, ingest_ns, origin[, meta]``: decoded, pushed in

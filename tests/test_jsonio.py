@@ -209,6 +209,20 @@ def test_row_decoders_check_exactly_the_risky_rows():
     assert _outcome(decoders[7], many_flat)[0] == "value"
 
 
+def test_row_decoders_count_openers_per_row_around_empty_rows():
+    """Empty rows (between, before and after rows of more than 254 openers) neither hide an
+    opener of the rows beside them nor are marked themselves."""
+    from runtime_support.jsonio import row_decoders
+
+    deep = b"[" * 255 + b"]" * 255
+    shallow = b"[" * 254 + b"]" * 254 + b"  "
+    lines = [b"", deep, b"", b"", shallow, deep, b""]
+    decoders = row_decoders(_texts(lines, "binary"))
+    assert [decode is decode_json for decode in decoders] == [
+        False, True, False, False, False, True, False,
+    ]  # fmt: skip
+
+
 def test_row_decoders_read_a_sliced_column():
     """A column that is a slice of a larger one (a non-zero offset) is screened on its rows."""
     from runtime_support.jsonio import row_decoders

@@ -1,0 +1,73 @@
+"""A whole Arrow batch of a forwarded stream, as a stage's rows in one step.
+
+A forwarded stream is an input stream linked, through passthroughs only, straight to a job
+output (a chain of one :class:`~runtime_support.fused.ForwardStep`): each event leaves as it came,
+re-encoded as Tremor writes JSON. Its rows are ``(seq, [0], -1, output, None, None, text)``, as
+``_Runner._feed_chain`` appends them one by one; here they are built column by column: ``seq`` is
+the batch's own column, the constant columns are repeated, only the texts are made per row.
+
+Invariant: :func:`forward_rows` returns exactly the rows ``_feed_chain`` would append for the
+batch, or None when the batch holds anything but plain events that decode (a line that is no
+JSON, a null end-of-input signal, a connector's record, metadata): the caller then runs the
+general path, which names each such row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .jsonio import encode_json_utf8, row_decoders
+
+__all__ = ["forward_rows"]
+
+
+def forward_rows(batch: Any, streams: dict[str, str], schema: Any) -> Any:
+    """The stage rows (Arrow ``schema``) of an input ``batch`` (``stream, seq, value, …``)
+    whose stream is one of ``streams`` (stream -> job output it is forwarded to), or None (see
+    the module)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    rows = batch.num_rows
+    names = batch.schema.names
+    if not rows or "stream" not in names or "seq" not in names:
+        return None
+    for plain in ("origin", "meta"):  # every row without a connector's origin or metadata
+        if plain in names and batch.column(plain).null_count != rows:
+            return None
+    stream_column = batch.column("stream")
+    stream = stream_column[0].as_py()
+    output = streams.get(stream)
+    if output is None or stream_column.null_count:
+        return None
+    if not pc.all(pc.equal(stream_column, stream)).as_py():
+        return None
+    seqs = batch.column("seq")
+    column = batch.column("value")
+    if seqs.null_count or column.null_count or seqs.type != pa.int64():
+        return None
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        texts = column.cast(
+            pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary()
+        )
+    else:
+        texts = column
+    try:
+        encoded = [
+            encode_json_utf8(decode(text))
+            for decode, text in zip(row_decoders(column), texts.to_pylist(), strict=True)
+        ]
+    except Exception:  # noqa: BLE001 - the general path reports the row that failed
+        return None
+    from .stages import _path_array, _text_array
+
+    arrays = {
+        "seq": seqs,
+        "path": _path_array([[0]] * rows),
+        "stage": pa.repeat(pa.scalar(-1, pa.int32()), rows),
+        "target": pa.repeat(pa.scalar(output, pa.string()), rows),
+        "key": pa.nulls(rows, pa.string()),
+        "event": pa.nulls(rows, pa.binary()),
+        "value": _text_array(encoded),
+    }
+    return pa.RecordBatch.from_arrays([arrays[name] for name in schema.names], schema=schema)
