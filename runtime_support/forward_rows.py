@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from .jsonio import encode_json_utf8, row_decoders
 
 __all__ = ["forward_rows"]
@@ -52,12 +54,8 @@ def forward_rows(batch: Any, streams: dict[str, str], schema: Any) -> Any:
         )
     else:
         texts = column
-    try:
-        encoded = [
-            encode_json_utf8(decode(text))
-            for decode, text in zip(row_decoders(column), texts.to_pylist(), strict=True)
-        ]
-    except Exception:  # noqa: BLE001 - the general path reports the row that failed
+    encoded = _encoded_texts(row_decoders(column, nesting=False), texts.to_pylist())
+    if encoded is None:
         return None
     from .stages import _path_array, _text_array
 
@@ -71,3 +69,27 @@ def forward_rows(batch: Any, streams: dict[str, str], schema: Any) -> Any:
         "value": _text_array(encoded),
     }
     return pa.RecordBatch.from_arrays([arrays[name] for name in schema.names], schema=schema)
+
+
+_PLUS = ord("+")
+
+
+def _encoded_texts(decoders: list[Any], texts: list[Any]) -> list[bytes] | None:
+    """Each text decoded by its decoder and written as Tremor writes JSON, or None when a text
+    does not decode or its value is nested deeper than tremorc reads: ``orjson.dumps`` refuses
+    exactly those (more than :data:`~.jsonio.MAX_DEPTH` levels), which is why the decoders
+    need no screen for nesting. A float orjson writes its own way (``e+``) takes
+    :func:`~.jsonio.encode_json_utf8`."""
+    dumps = orjson.dumps
+    encoded = []
+    append = encoded.append
+    try:
+        for decode, text in zip(decoders, texts, strict=True):
+            value = decode(text)
+            out = dumps(value)
+            if _PLUS in out and b"e+" in out:
+                out = encode_json_utf8(value)
+            append(out)
+    except Exception:  # noqa: BLE001 - the general path reports the row that failed
+        return None
+    return encoded

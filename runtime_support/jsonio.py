@@ -86,10 +86,13 @@ def decode_json(text: str | bytes) -> Any:
     return value
 
 
-def row_decoders(column: Any) -> list[Any]:
+def row_decoders(column: Any, nesting: bool = True) -> list[Any]:
     """Per row of an Arrow column of JSON texts (binary or string, nulls allowed), a function
     that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where its
     screens would run an exact check, ``orjson.loads`` (its common case, unchecked) elsewhere.
+    ``nesting=False``: without the screen for nesting (a caller that gives each value to
+    ``orjson.dumps``, which refuses exactly what is nested deeper than :data:`MAX_DEPTH`, and
+    then takes the exact path); integers are still screened.
 
     The screens run with numpy over chunks of the column's data buffer, not per row (per row
     they cost more than the parse): a run of 19 digits marks the rows it touches (a run across
@@ -102,12 +105,12 @@ def row_decoders(column: Any) -> list[Any]:
     decoders: list[Any] = [orjson.loads] * rows
     if not rows or column.buffers()[2] is None:
         return decoders
-    for row in _risky_rows(column):
+    for row in _risky_rows(column, nesting):
         decoders[row] = decode_json
     return decoders
 
 
-def _risky_rows(column: Any) -> list[int]:
+def _risky_rows(column: Any, nesting: bool = True) -> list[int]:
     """The rows :func:`row_decoders` gives :func:`decode_json` (ascending), screened in chunks
     of whole rows of about :data:`_CHUNK_BYTES` (so numpy's temporaries stay in the CPU's
     cache: on a whole 10,000-row batch every pass went to memory)."""
@@ -128,14 +131,16 @@ def _risky_rows(column: Any) -> list[int]:
     for low, high in zip(bounds[:-1], bounds[1:], strict=True):
         at = int(offsets[low])
         chunk = data[at : int(offsets[high])]
-        found = _risky_in_chunk(chunk, offsets[low:high] - at, offsets[low + 1 : high + 1] - at)
+        starts, ends = offsets[low:high] - at, offsets[low + 1 : high + 1] - at
+        found = _risky_in_chunk(chunk, starts, ends, nesting)
         marked.extend(row + low for row in found)
     return marked
 
 
-def _risky_in_chunk(data: Any, starts: Any, ends: Any) -> list[int]:
+def _risky_in_chunk(data: Any, starts: Any, ends: Any, nesting: bool = True) -> list[int]:
     """:func:`_risky_rows` of the rows ``[starts[i], ends[i])`` of one chunk of bytes ``data``
-    (a run of 19 digits that crosses rows marks each of them: conservative)."""
+    (a run of 19 digits that crosses rows marks each of them: conservative); ``nesting``: also
+    the rows with too many openers."""
     import numpy as np
 
     digits = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
@@ -154,7 +159,7 @@ def _risky_in_chunk(data: Any, starts: Any, ends: Any) -> list[int]:
         for low, high in zip(first.tolist(), last.tolist(), strict=True):
             marked[low : high + 1] = True
     long_rows = (ends - starts) > 2 * MAX_DEPTH
-    if long_rows.any():
+    if nesting and long_rows.any():
         openers = np.flatnonzero((data | 0x20) == ord("{"))  # "[" | 0x20 == "{", no other byte
         if len(openers) > MAX_DEPTH:
             counts = np.searchsorted(openers, ends) - np.searchsorted(openers, starts)

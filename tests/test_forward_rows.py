@@ -82,6 +82,19 @@ def test_a_batch_of_events_is_forwarded_as_the_loop_writes_it(kind: Any) -> None
     assert got == _looped(job, batch)
 
 
+def test_nesting_is_forwarded_up_to_tremorc_s_limit_and_refused_beyond() -> None:
+    """Without a nesting screen the encoder's refusal decides: 254 levels are written, a
+    batch with 255 takes the loop (which names the row)."""
+    job = _job()
+    runner = _Runner(job.GRAPH, job.STAGES, 0)
+    deepest = b"[" * 254 + b"]" * 254
+    rows = runner.forwarded(_batch([deepest]))
+    assert rows is not None and rows.column("value").to_pylist() == [deepest.decode()]
+    assert runner.forwarded(_batch([b"[" * 255 + b"]" * 255])) is None
+    record = _looped(job, _batch([b"[" * 255 + b"]" * 255]))
+    assert record["target"] == ["err"] and "254 levels" in record["value"][0]
+
+
 @pytest.mark.parametrize(
     "batch",
     [

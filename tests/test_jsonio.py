@@ -223,6 +223,15 @@ def test_row_decoders_count_openers_per_row_around_empty_rows():
     ]  # fmt: skip
 
 
+def test_row_decoders_without_the_nesting_screen_still_screen_integers():
+    from runtime_support.jsonio import row_decoders
+
+    deep = b"[" * 255 + b"]" * 255
+    lines = [deep, b'{"big": 18446744073709551616}', b"1"]
+    decoders = row_decoders(_texts(lines, "binary"), nesting=False)
+    assert [decode is decode_json for decode in decoders] == [False, True, False]
+
+
 def test_row_decoders_read_a_sliced_column():
     """A column that is a slice of a larger one (a non-zero offset) is screened on its rows."""
     from runtime_support.jsonio import row_decoders
