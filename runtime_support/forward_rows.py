@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from .jsonio import encode_json_utf8, row_decoders
+from .jsonio import _PLUS, encode_json_utf8, row_decoders
 
 __all__ = ["forward_rows"]
 
@@ -69,9 +69,6 @@ def forward_rows(batch: Any, streams: dict[str, str], schema: Any) -> Any:
         "value": _text_array(encoded),
     }
     return pa.RecordBatch.from_arrays([arrays[name] for name in schema.names], schema=schema)
-
-
-_PLUS = ord("+")
 
 
 def _encoded_texts(decoders: list[Any], texts: list[Any]) -> list[bytes] | None:
