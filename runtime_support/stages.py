@@ -190,13 +190,12 @@ class _Runner:
             stream: (self.home[node], f"{node}\0{port}", self.keyers[node])
             for stream, (node, port) in _raw_entries(self.graph, self.keyers, self.digests).items()
         }
+        plain = self.stage.carry is None and not self.stage.repeats  # rows as _feed_chain's
         self.forwards = {  # forwarded streams (runtime_support.forward_rows) -> job output
             stream: steps[0].exits["out"]
             for stream, steps in self.chains.items()
-            if len(steps) == 1 and type(steps[0].op) is ForwardStep
+            if plain and len(steps) == 1 and type(steps[0].op) is ForwardStep
         }
-        if self.stage.carry is not None or self.stage.repeats:
-            self.forwards = {}
         self.line: tuple[Any, Any] = (None, None)  # the input line being run, its Event
         self.seen = False
         self.rows: list[tuple[Any, ...]] = []
