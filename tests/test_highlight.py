@@ -27,3 +27,17 @@ def test_a_cut_source_is_its_own_text() -> None:
     cut = render(SOURCE, inner=(4, 6), message="bad", text_end=8)
     assert whole.splitlines()[1] == "    1 | let x0 = 0; #  note 0"
     assert cut.splitlines()[1] == "    1 | let x0 ="
+
+
+def test_line_starts_are_per_text_object() -> None:
+    """Two equal texts (a program read twice) each get their own, correct line starts; more
+    texts than the cache keeps still get theirs."""
+    first = "a\nbb\nccc"
+    again = "".join(["a\nbb\n", "ccc"])  # equal, another object
+    assert again == first and again is not first
+    assert highlight.line_starts(first) == [0, 2, 5]
+    assert highlight.line_starts(again) == [0, 2, 5]
+    for lines in range(3 * highlight._STARTS_KEPT):
+        assert highlight.line_starts("x\n" * lines) == list(range(0, 2 * lines + 1, 2))
+    assert len(highlight._STARTS) <= highlight._STARTS_KEPT
+    assert highlight.expand_lines(first, (3, 4), 0, 0) == (2, 4)
