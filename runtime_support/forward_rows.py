@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from .jsonio import _PLUS, encode_json_utf8, row_decoders
+from .row_arrays import line_bytes, path_array, text_array
 
 __all__ = ["forward_rows"]
 
@@ -48,25 +49,17 @@ def forward_rows(batch: Any, streams: dict[str, str], schema: Any) -> Any:
     column = batch.column("value")
     if seqs.null_count or column.null_count or seqs.type != pa.int64():
         return None
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        texts = column.cast(
-            pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary()
-        )
-    else:
-        texts = column
-    encoded = _encoded_texts(row_decoders(column, nesting=False), texts.to_pylist())
+    encoded = _encoded_texts(row_decoders(column, nesting=False), line_bytes(column).to_pylist())
     if encoded is None:
         return None
-    from .stages import _path_array, _text_array
-
     arrays = {
         "seq": seqs,
-        "path": _path_array([[0]] * rows),
+        "path": path_array([[0]] * rows),
         "stage": pa.repeat(pa.scalar(-1, pa.int32()), rows),
         "target": pa.repeat(pa.scalar(output, pa.string()), rows),
         "key": pa.nulls(rows, pa.string()),
         "event": pa.nulls(rows, pa.binary()),
-        "value": _text_array(encoded),
+        "value": text_array(encoded),
     }
     return pa.RecordBatch.from_arrays([arrays[name] for name in schema.names], schema=schema)
 

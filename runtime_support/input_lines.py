@@ -22,6 +22,7 @@ import base64
 from typing import Any
 
 from .jsonio import decode_json, encode_json
+from .row_arrays import line_bytes
 
 __all__ = [
     "BadLine",
@@ -82,11 +83,7 @@ def decode_line(raw: bytes | str) -> Any:
 
 def source_columns(batch: Any) -> dict[str, list[Any]]:
     """An Arrow batch of input rows as Python columns, ``value`` as bytes (see the module)."""
-    import pyarrow as pa
-
     columns = {}
     for name, column in zip(batch.schema.names, batch.columns, strict=True):
-        if name == "value" and pa.types.is_string(column.type):
-            column = column.cast(pa.binary())
-        columns[name] = column.to_pylist()
+        columns[name] = (line_bytes(column) if name == "value" else column).to_pylist()
     return columns

@@ -40,7 +40,7 @@ import gc
 import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import chain
 from typing import Any
 
 import orjson
@@ -54,6 +54,7 @@ from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
 from .jsonio import decode_json, encode_json, encode_json_utf8, row_decoders
 from .operators import BucketRoute
 from .ports import METRICS_PORT
+from .row_arrays import MOSTLY_SAME, column_array, path_array, text_array
 
 __all__ = [
     "END_SEQ",
@@ -224,12 +225,12 @@ class _Runner:
         schema = arrow_row_schema(self.repeats is not None)
         arrays = [
             (
-                _path_array(columns[name])
+                path_array(columns[name])
                 if name == "path"
                 else (
-                    _text_array(columns[name])
+                    text_array(columns[name])
                     if name == "value"
-                    else _array(columns[name], schema.field(name).type, name in _MOSTLY_SAME)
+                    else column_array(columns[name], schema.field(name).type, name in MOSTLY_SAME)
                 )
             )
             for name in schema.names
@@ -467,7 +468,7 @@ class _Runner:
                 if name is None:
                     continue
             try:
-                encoded = encode_json_utf8(value)  # bytes: see _text_array
+                encoded = encode_json_utf8(value)  # bytes: see text_array
             except Exception:  # noqa: BLE001 - _encoded reports it
                 encoded = _encoded(value)
             append((seq, path, -1, name, None, None, encoded))
@@ -842,62 +843,6 @@ def _encoded(value: Any) -> str:
         return encode_json(
             {"error": f"Can not encode the emitted value: {err}", "event": repr(value)}
         )
-
-
-def _path_array(paths: list[list[int]]) -> Any:
-    """The ``path`` column built from its flat values and offsets (pyarrow converts a list of
-    Python lists element by element, about twenty times slower); one path shared by every row
-    (a fused chain's ``[0]``) is repeated, not read row by row."""
-    import pyarrow as pa
-
-    rows = len(paths)
-    if rows and paths.count(paths[0]) == rows:
-        size = len(paths[0])
-        ends = pa.arange(0, size * rows + 1, size) if size else pa.array([0] * (rows + 1))
-        offsets, flat = ends.cast(pa.int32()), pa.array(paths[0] * rows, pa.int64())
-    else:
-        offsets = pa.array(list(accumulate(map(len, paths), initial=0)), pa.int32())
-        flat = pa.array(list(chain.from_iterable(paths)), pa.int64())
-    return pa.ListArray.from_arrays(offsets, flat)
-
-
-_MOSTLY_SAME = frozenset(("stage", "target", "key", "event"))
-"""The row columns that usually hold one value in a whole batch (job outputs on one port)."""
-
-
-def _array(values: list[Any], kind: Any, mostly_same: bool) -> Any:
-    """The Arrow array of one row column; with ``mostly_same``, a column of one repeated value
-    is made from that value (``list.count`` compares identical objects at C speed) instead of
-    converting each row."""
-    import pyarrow as pa
-
-    if mostly_same and values and values.count(values[0]) == len(values):
-        if values[0] is None:
-            return pa.nulls(len(values), kind)
-        return pa.repeat(pa.scalar(values[0], kind), len(values))
-    return pa.array(values, kind)
-
-
-def _text_array(values: list[Any]) -> Any:
-    """The ``value`` column (Arrow string) of texts given as ``str``, UTF-8 ``bytes`` (a chain's
-    outputs, :func:`~.jsonio.encode_json_utf8`) or None. All bytes (the common case): their
-    concatenation and offsets, one copy (a ``str`` per row and pyarrow's conversion of each
-    cost five times as much)."""
-    import numpy as np
-    import pyarrow as pa
-
-    if values and all(type(v) is bytes for v in values):
-        data = b"".join(values)
-        if len(data) < _MAX_INT32:
-            offsets = np.zeros(len(values) + 1, np.int32)
-            np.cumsum(np.fromiter(map(len, values), np.int32, len(values)), out=offsets[1:])
-            buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
-            return pa.Array.from_buffers(pa.string(), len(values), buffers)
-    texts = [v.decode() if type(v) is bytes else v for v in values]
-    return pa.array(texts, pa.string())
-
-
-_MAX_INT32 = 2**31 - 1
 
 
 def arrow_row_schema(repeats: bool = False):
