@@ -14,8 +14,10 @@ in ``suite.py``; medians and their ratio to the hand-written job.
 the parts are the generated job, its native branch alone, its Python branch alone (the rows
 the plan cannot decide), the hand-written job, and the hand-written job with the rewrite of
 Jackson's upper-case escapes to Tremor's (``native_typed.jackson_escapes_as_tremor``): the
-work the generated job does beyond the hand-written one for byte-exact output. Medians of wall
-and CPU seconds (driver, JVM and Python workers, ``cpu_clock``).
+work the generated job does beyond the hand-written one for byte-exact output; then the floor
+(the source read, a constant text written per row) and ``to_json`` of all the source's columns
+alone, whose difference is Spark's JSON writer's share of a typed job. Medians of wall and CPU
+seconds (driver, JVM and Python workers, ``cpu_clock``).
 """
 
 from __future__ import annotations
@@ -155,6 +157,10 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
         "python branch": branch(0),
         "hand-written": lambda: hand.run(source),
         "hand+escapes": escaped,
+        # The floor and Spark's JSON writer alone: the typed source read and one text per row
+        # written, without and with ``to_json`` of all its columns (no program logic).
+        "read+write": lambda: source.select(F.lit("{}").alias("value")),
+        "to_json only": lambda: source.select(F.to_json(F.struct(*source.columns)).alias("value")),
     }
     wall: dict[str, list[float]] = {part: [] for part in parts}
     cpu: dict[str, list[float]] = {part: [] for part in parts}
