@@ -5,7 +5,7 @@ carry the attributes :mod:`~compiler.parse.fastpeg`, :mod:`~compiler.parse.start
 :mod:`~compiler.parse.regular` read (``name``, ``literal``, ``members``, ``negativity``, ``min``,
 ``max``, a regex's ``pattern`` and ``flags``); :class:`Node` and :class:`RegexNode` carry what
 the visitors read of parsimonious' nodes (``expr``, ``full_text``, ``start``, ``end``,
-``children``, ``text``, ``expr_name``, ``match``). The copy is made when the grammar cache is
+``children``, ``text``, ``expr_name``). The copy is made when the grammar cache is
 built and is what it stores (:func:`compiler.grammar.load_peg`), so a build whose program parses
 imports neither parsimonious nor ``regex``.
 
@@ -224,7 +224,8 @@ class Node:
 
 
 class RegexNode(Node):
-    """The node of a regex terminal; ``match``: its match object."""
+    """The node of a regex terminal; ``match``: its match object in parsimonious' trees, None in
+    the fast matcher's (no visitor reads it: the node's span is the match)."""
 
     __slots__ = ("match",)
 
