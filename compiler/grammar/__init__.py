@@ -19,7 +19,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -134,6 +133,8 @@ def _cache_path(names: tuple[str, ...], text: str, form: str) -> Path:
 
 def _store(path: Path, grammar: object) -> None:
     """Write the cache file atomically; a folder that cannot be written is no error."""
+    import tempfile  # only when a cache is written (~6 ms of a start-up otherwise)
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as file:
