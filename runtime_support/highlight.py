@@ -55,8 +55,8 @@ def _starts(text: str) -> tuple[int, ...]:
         at = text.find("\n", at + 1)
     if len(_STARTS) >= _STARTS_KEPT:
         del _STARTS[next(iter(_STARTS))]  # the oldest entry
-    _STARTS[id(text)] = (text, tuple(starts))
-    return _STARTS[id(text)][1]
+    found = _STARTS[id(text)] = (text, tuple(starts))
+    return found[1]
 
 
 def line_col(starts: Sequence[int], offset: int) -> tuple[int, int]:

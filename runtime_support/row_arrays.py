@@ -72,8 +72,9 @@ _MAX_INT32 = 2**31 - 1
 
 def line_bytes(column: Any) -> Any:
     """An input ``value`` column as bytes: a string column cast to binary (large string to large
-    binary), any other as it is. Decoders take the bytes, so a line that is not UTF-8 reaches
-    them instead of failing the cast to text (see :mod:`~.input_lines`)."""
+    binary; the same buffers, no UTF-8 check), any other as it is. The decoders read bytes, so a
+    line that is not UTF-8 reaches them as it is and becomes an ``err`` record (see
+    :mod:`~.input_lines`)."""
     import pyarrow as pa
 
     if pa.types.is_string(column.type):
