@@ -4,12 +4,14 @@ A job built with ``--schema`` wraps its graph with :func:`with_typed_plan` (the 
 see ``compiler/lowering/typed.py``); ``run_pipeline`` calls :func:`read_native` on its inputs
 and :func:`with_native_rows` on its source stage.
 
-Invariant (exactness): a row is handled natively only when it *fits*: ``to_json(from_json(v))``
-gives back the line ``v`` byte for byte (so Spark read every key, in order, with its type, no
-duplicate, no explicit ``null`` and no extra key: absent keys are the struct's NULLs) and the
-line holds no ``\\u`` escape (Jackson and orjson spell those differently); and when no check on
-its path in the plan is TRUE. Every other row goes, unchanged, to the Python path, which
-decides as always (its errors reach ``err`` with Tremor's message). Only batch jobs use it.
+Invariant (exactness): a row is handled natively only when it *fits*: the JSON text of
+``from_json(v)`` gives back the line ``v`` byte for byte (so Spark read every key, in order, with
+its type, no duplicate, no explicit ``null`` and no extra key: absent keys are the struct's
+NULLs). The text is ``tremor_json``'s where the session has it (``jvm_json``: Tremor's escapes),
+else ``to_json``'s, and then the line must also hold no ``\\u`` escape (Jackson and orjson spell
+those differently). And no check on its path in the plan is TRUE. Every other row goes,
+unchanged, to the Python path, which decides as always (its errors reach ``err`` with Tremor's
+message). Only batch jobs use it.
 
 Plan: ONE projection parses each line once and computes the native output, its port and
 ``_py``; the Python path is an Arrow UDF in that same plan whose input is NULL on native rows
@@ -25,6 +27,7 @@ from typing import Any
 
 from .columns_once import column_once, is_empty_frame, select_once
 from .graph import GraphSpec
+from .jvm_json import FUNCTION, has_tremor_json
 from .native import apply_native_prefilter
 from .native_typed_rows import ROWS_TYPE, python_rows
 from .port_frames import empty_frame
@@ -98,7 +101,8 @@ def apply_native(
     stream, ddl, tree = typed
     events = apply_native_prefilter(spec, events)
     parsed = events.select(*EVENT_COLUMNS, F.from_json("value", ddl).alias("_ev"))
-    to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"))
+    writer = has_tremor_json(events.sparkSession)
+    to_python, port, out = typed_columns(tree, F.col("_ev"), F.col("value"), writer)
     to_python = to_python | (F.col("stream") != F.lit(stream))
     decided = parsed.select(
         *EVENT_COLUMNS, to_python.alias("_py"), port.alias("_port"), out.alias("_out")
@@ -127,9 +131,12 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     if "seq" not in source.columns:  # numbered once, before the branches filter the rows
         source = source.withColumn("seq", F.monotonically_increasing_id())
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
-    key = (tree, ddl, required, tuple(source.columns))
+    writer = has_tremor_json(spark)
+    key = (tree, ddl, required, tuple(source.columns), writer)
     plan = column_once(
-        spark, ("typed_source_plan", key), lambda: _source_plan(tree, ddl, required, source)
+        spark,
+        ("typed_source_plan", key),
+        lambda: _source_plan(tree, ddl, required, source, writer),
     )
     if plan.to_python is None:
         python = no_python_events(spark)
@@ -178,14 +185,16 @@ class _SourcePlan:
     rows: tuple[Any, ...]  # seq and the stage row columns, the output in Tremor's escapes
 
 
-def _source_plan(tree: tuple, ddl: str, required: frozenset[str], source: Any) -> _SourcePlan:
+def _source_plan(
+    tree: tuple, ddl: str, required: frozenset[str], source: Any, writer: bool
+) -> _SourcePlan:
     """The plan's Columns over the columns of ``source`` (its event fields as the struct the
-    plan reads, ``ingest_ns`` when it has one)."""
+    plan reads, ``ingest_ns`` when it has one); ``writer``: the session has ``tremor_json``."""
     from pyspark.sql import functions as F
 
     names = [field.name for field in _declared(ddl).fields]
     ingest = F.col("ingest_ns").cast("long") if "ingest_ns" in source.columns else None
-    build = _Build(typed_event(source), None, names, required, ingest)
+    build = _Build(typed_event(source), None, names, required, ingest, writer)
     to_python, port, out = build.tree(tree)
     never = build.never(tree)
     return _SourcePlan(
@@ -193,7 +202,7 @@ def _source_plan(tree: tuple, ddl: str, required: frozenset[str], source: Any) -
         native=None if never else ~to_python,
         decided=(F.col("seq"), port.alias("_port"), out.alias("_out")),
         emits=F.col("_port").isNotNull() if None in _leaf_ports(tree) or not never else None,
-        rows=(F.col("seq"), *native_row_columns(jackson_escapes_as_tremor(F.col("_out")))),
+        rows=(F.col("seq"), *native_row_columns(None if writer else _tremor_escapes("_out"))),
     )
 
 
@@ -210,6 +219,12 @@ def _declared(ddl: str) -> Any:
 #: digit, each over both ``\u000`` and ``\u001`` where the digit ends one of those escapes:
 #: every rewrite is a regex the JVM analyses when the job's plan is built.
 _UPPER_DIGITS = (("B", "01"), ("E", "01"), ("F", "01"), ("A", "1"), ("C", "1"), ("D", "1"))
+
+
+def _tremor_escapes(name: str) -> Any:
+    from pyspark.sql import functions as F
+
+    return jackson_escapes_as_tremor(F.col(name))
 
 
 def jackson_escapes_as_tremor(text: Any) -> Any:
@@ -280,14 +295,18 @@ def with_native_rows(stage: Any, rows: Any, python_events: Any = None) -> Any:
     return stage.unionByName(rows)
 
 
-def typed_columns(tree: tuple, ev: Any, text: Any) -> tuple[Any, Any, Any]:
+def typed_columns(tree: tuple, ev: Any, text: Any, writer: bool = False) -> tuple[Any, Any, Any]:
     """``(to_python, port, out)`` Columns of ``tree`` over the parsed struct ``ev`` of the line
-    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop."""
+    ``text``: ``to_python`` never NULL; ``port`` NULL for a drop. ``writer``: JSON text is
+    written by ``tremor_json``, whose escapes are Tremor's, so a line that holds ``\\u``
+    escapes fits when they are the ones Tremor writes."""
     from pyspark.sql import functions as F
 
-    to_python, port, out = _Build(ev, text).tree(tree)
-    fits = F.coalesce(F.to_json(ev, JSON_OPTIONS) == text, F.lit(False))
-    fits = fits & ~holds_unicode_escape(text)
+    build = _Build(ev, text, writer=writer)
+    to_python, port, out = build.tree(tree)
+    fits = F.coalesce(build.to_text(ev) == text, F.lit(False))
+    if not writer:
+        fits = fits & ~holds_unicode_escape(text)
     return ~fits | to_python, port, out
 
 
@@ -333,10 +352,12 @@ class _Build:
         fields: list[str] | None = None,
         required: frozenset[str] = frozenset(),
         ingest: Any = None,
+        writer: bool = False,
     ):
         from pyspark.sql import functions as F
 
         self.F, self.ev, self.text, self.fields = F, ev, text, fields
+        self.writer = writer  # JSON text by tremor_json (else to_json, Jackson's escapes)
         self.required = required  # top-level fields a typed source declares NOT NULL
         # the event's ingest_ns (NULL, which sends its row to Python, when the source has none)
         self.ingest = ingest if ingest is not None or text is not None else F.lit(None).cast("long")
@@ -432,22 +453,29 @@ class _Build:
             and check[1][2] in self.required
         )
 
+    def to_text(self, struct: Any) -> Any:
+        """The JSON text of ``struct``: ``tremor_json`` where the session has it, else
+        ``to_json`` (Jackson's escapes, made Tremor's where the plan's rows are written)."""
+        if self.writer:
+            return self.F.call_function(FUNCTION, struct)
+        return self.F.to_json(struct, JSON_OPTIONS)
+
     def json(self, value: tuple) -> Any:
         """The JSON text of a leaf's value; ``("extend", entries)`` appends to the (fitting)
         input line: ``{...}`` + ``,"k":v...}`` (no comma after ``{}``)."""
         F = self.F
         if value[0] != "extend":
-            return F.to_json(self.value(value), JSON_OPTIONS)
+            return self.to_text(self.value(value))
         if self.text is None and not value[1]:  # a typed source's event, unchanged
-            return F.to_json(self.ev, JSON_OPTIONS)
+            return self.to_text(self.ev)
         if self.text is None:  # a typed source: its fields, then the new ones, one struct
             assert self.fields is not None
             old = [self.ev.getField(name).alias(name) for name in self.fields]
             new = [self.value(v).alias(k) for k, v in value[1]]
-            return F.to_json(F.struct(*old, *new), JSON_OPTIONS)
+            return self.to_text(F.struct(*old, *new))
         if not value[1]:
             return self.text
-        added = F.to_json(self.value(("struct", value[1])), JSON_OPTIONS)
+        added = self.to_text(self.value(("struct", value[1])))
         head = F.substring(self.text, 1, F.length(self.text) - 1)
         comma = F.when(self.text == F.lit("{}"), F.lit("")).otherwise(F.lit(","))
         return F.concat(head, comma, F.substring(added, 2, 1 << 30))

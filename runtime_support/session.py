@@ -17,6 +17,9 @@ a job uses ``SparkContext`` or the RDD API except :func:`set_log_level`'s guarde
 Quiet mode (a job run without ``--verbose``): the JVM is started with its stderr going to a log
 file (:data:`SPARK_LOG`, removed when the job ends without error), so its banner, warnings and
 log lines never reach the user's terminal; Python's own stderr is untouched.
+
+An embedded session loads the ``tremor_json`` expression when this machine can build its jar
+(:mod:`runtime_support.jvm_json`).
 """
 
 from __future__ import annotations
@@ -92,10 +95,12 @@ def get_session(
     os.environ.pop("SPARK_REMOTE", None)  # pyspark refuses a master while it is set
     if remote is not None:
         return _remote_session(app_name, remote, conf or {})
+    from .jvm_json import session_conf
+
     builder = SparkSession.builder.appName(app_name)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = builder.master(master or "local[2]")
-    for key, value in {**_LOCAL_CONF, **(conf or {})}.items():
+    for key, value in session_conf({**_LOCAL_CONF, **(conf or {})}).items():
         builder = builder.config(key, value)
     log_config = files("runtime_support.data").joinpath("log4j2.properties")
     if log_config.is_file():

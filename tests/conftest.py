@@ -42,3 +42,16 @@ def stream_spark(spark):
     for key, value in STREAM_CONF.items():
         spark.conf.set(key, value)
     return spark
+
+
+@pytest.fixture(params=["tremor_json", "to_json"])
+def json_writer(request, spark, monkeypatch):
+    """The typed path's JSON text written by each writer: ``tremor_json`` (the test session
+    loads it) and Spark's ``to_json`` with the escape rewrite (``TREMORC_JVM_JSON=off``, what a
+    session without the jar runs)."""
+    from runtime_support.jvm_json import has_tremor_json
+
+    if request.param == "to_json":
+        monkeypatch.setenv("TREMORC_JVM_JSON", "off")
+    assert has_tremor_json(spark) is (request.param == "tremor_json")
+    return request.param

@@ -72,7 +72,7 @@ def test_any_job_reads_a_typed_input_as_its_json(spark) -> None:
 
 @pytest.mark.spark
 @pytest.mark.parametrize("name", SOURCE_PROGRAMS)
-def test_typed_source_equals_python_on_its_json(name: str, spark) -> None:
+def test_typed_source_equals_python_on_its_json(name: str, spark, json_writer) -> None:
     source = Source(name=f"{name}.tremor", text=PROGRAMS[name])
     plain = compile_source(source, "script").job
     typed = compile_source(source, "script", schema=parse_schema(SCHEMA)).job
