@@ -262,6 +262,19 @@ def bundle(output: Path) -> None:
     click.echo(str(output))
 
 
+@cli.command()
+def jar() -> None:
+    """Build the tremor_json jar for this Spark; print the spark-submit options that load it."""
+    from runtime_support.jvm_json import EXTENSION, build_jar, spark_jars_dir
+
+    try:
+        path = build_jar(spark_jars_dir())
+    except (OSError, RuntimeError) as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(1)
+    click.echo(f"--jars {path} --conf spark.sql.extensions={EXTENSION}")
+
+
 def main() -> None:
     """Console entry point: run the CLI with no traceback ever escaping."""
     global _OWN_PROCESS

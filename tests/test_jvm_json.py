@@ -23,6 +23,9 @@ from runtime_support.jvm_json import (
 
 TEXTS = [chr(i) for i in range(0x80)] + ["", "\u00e9\u2603", "\U0001f600", "\u2028", "\x7f"]
 TEXTS += ['a "quoted" \\ path\\u001F', "\\\x1f", "tab\there\nline\r\x08\x0c", "x" * 3000]
+# Each character at each place of a word of a 16-byte string (the writer reads 8 bytes at once)
+TEXTS += [("x" * at) + chr(c) + ("y" * (15 - at)) for c in range(0x80) for at in (0, 3, 7, 8, 15)]
+TEXTS += ["\u00e9" * 9 + '"', "\U0001f600abcd\u2603" * 3 + "\x1f", "z" * 17 + "\\"]
 SCHEMA = (
     "s STRING, n BIGINT, b BOOLEAN, t ARRAY<STRING>, o STRUCT<x: BIGINT, y: ARRAY<BIGINT>>, "
     "r ARRAY<STRUCT<k: STRING>>"
@@ -127,11 +130,12 @@ def test_invalid_utf8_is_written_as_java_decodes_it(spark) -> None:
     which decodes it through Java (each bad byte a U+FFFD)."""
     from pyspark.sql import functions as F
 
-    frame = spark.createDataFrame([(bytearray(b"a\xff\xc3(\x1f"),)], "b binary")
+    bad = [b"a\xff\xc3(\x1f", b"abcdefgh\xe9ijklmnop", b"\xf0\x9f\x98" + b"q" * 12]
+    frame = spark.createDataFrame([(bytearray(b),) for b in bad], "b binary")
     struct = F.struct(F.col("b").cast("string").alias("s"))
     got = _texts(frame, F.call_function(FUNCTION, struct))
     assert got == _texts(frame, F.lower(F.to_json(struct)))
-    assert got == ['{"s":"a\ufffd\ufffd(\\u001f"}']
+    assert got[0] == '{"s":"a\ufffd\ufffd(\\u001f"}'
 
 
 @pytest.mark.spark
@@ -142,3 +146,26 @@ def test_other_types_are_refused_with_what_it_writes(spark) -> None:
     frame = spark.createDataFrame([(1.5,)], "d double")
     with pytest.raises(AnalysisException, match="strings, integers and booleans, not double"):
         frame.select(F.call_function(FUNCTION, F.struct("d"))).collect()
+
+
+def test_tremorc_jar_prints_the_options_that_load_it() -> None:
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+
+    result = CliRunner().invoke(cli, ["jar"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"--jars {jar_path()} --conf spark.sql.extensions={EXTENSION}\n"
+
+
+def test_tremorc_jar_without_a_jdk_says_so(monkeypatch, tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from compiler.cli import cli
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no jar built there yet
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    result = CliRunner().invoke(cli, ["jar"])
+    assert result.exit_code == 1
+    assert "no JDK here (javac and jar)" in result.output
