@@ -15,8 +15,10 @@ the parts are the generated job, its native branch alone, its Python branch alon
 the plan cannot decide), the hand-written job, and the hand-written job with the rewrite of
 Jackson's upper-case escapes to Tremor's (``native_typed.jackson_escapes_as_tremor``): the
 work the generated job does beyond the hand-written one for byte-exact output; then the floor
-(the source read, a constant text written per row) and ``to_json`` of all the source's columns
-alone, whose difference is Spark's JSON writer's share of a typed job. Medians of wall and CPU
+(the source read, a constant text written per row), ``to_json`` of all the source's columns
+alone, whose difference is Spark's JSON writer's share of a typed job, and ``tremor_json`` of
+them alone (``runtime_support/jvm_json``; the generated job writes with it when the session has
+it, with ``to_json`` and the rewrite otherwise: ``TREMORC_JVM_JSON=off``). Medians of wall and CPU
 seconds (driver, JVM and Python workers, ``cpu_clock``).
 """
 
@@ -131,6 +133,7 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
+    from runtime_support.jvm_json import FUNCTION, has_tremor_json
     from runtime_support.native_typed import apply_native, jackson_escapes_as_tremor
     from runtime_support.session import get_session
 
@@ -162,6 +165,10 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
         "read+write": lambda: source.select(F.lit("{}").alias("value")),
         "to_json only": lambda: source.select(F.to_json(F.struct(*source.columns)).alias("value")),
     }
+    if has_tremor_json(spark):
+        parts["tremor_json only"] = lambda: source.select(
+            F.call_function(FUNCTION, F.struct(*source.columns)).alias("value")
+        )
     wall: dict[str, list[float]] = {part: [] for part in parts}
     cpu: dict[str, list[float]] = {part: [] for part in parts}
     suite.end_on_sigterm()
@@ -181,7 +188,7 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
     print(f"{name}, typed source, {events:,} events, median of {runs}")
     for part in parts:
         median_wall = statistics.median(wall[part])
-        line = f"{part:14} {median_wall:7.2f} s  ratio {median_wall / hand_wall:.2f}"
+        line = f"{part:16} {median_wall:7.2f} s  ratio {median_wall / hand_wall:.2f}"
         if hand_cpu:
             median_cpu = statistics.median(cpu[part])
             line += f"  CPU {median_cpu:6.2f} s  ratio {median_cpu / hand_cpu:.2f}"
