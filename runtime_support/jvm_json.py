@@ -37,6 +37,7 @@ __all__ = [
     "has_tremor_json",
     "jar_path",
     "session_conf",
+    "why_not_built",
 ]
 
 FUNCTION = "tremor_json"
@@ -44,6 +45,7 @@ EXTENSION = "tremorc.TremorExtensions"
 JAR_NAME = "tremorc-jvm.jar"
 _SOURCES = ("JsonWriter.java", "TremorJson.java", "TremorExtensions.java")
 _BUILT: dict[str, Path | None] = {}  # the Spark jars directory → the jar (None: no build)
+_WHY_NOT: dict[str, str] = {}  # the Spark jars directory → why its jar could not be built
 _SESSIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -86,9 +88,14 @@ def jar_path() -> Path | None:
     if key not in _BUILT:
         try:
             _BUILT[key] = build_jar(jars)
-        except (OSError, RuntimeError):
-            _BUILT[key] = None
+        except (OSError, RuntimeError) as err:
+            _BUILT[key], _WHY_NOT[key] = None, str(err)
     return _BUILT[key]
+
+
+def why_not_built() -> str | None:
+    """Why :func:`jar_path` found no jar for this Spark (None: it did, or was not asked)."""
+    return _WHY_NOT.get(str(spark_jars_dir()))
 
 
 def build_jar(jars: Path) -> Path:

@@ -19,7 +19,7 @@ file (:data:`SPARK_LOG`, removed when the job ends without error), so its banner
 log lines never reach the user's terminal; Python's own stderr is untouched.
 
 An embedded session loads the ``tremor_json`` expression when this machine can build its jar
-(:mod:`runtime_support.jvm_json`).
+(:mod:`runtime_support.jvm_json`); when it cannot, a session that is not quiet says why.
 """
 
 from __future__ import annotations
@@ -95,13 +95,15 @@ def get_session(
     os.environ.pop("SPARK_REMOTE", None)  # pyspark refuses a master while it is set
     if remote is not None:
         return _remote_session(app_name, remote, conf or {})
-    from .jvm_json import session_conf
+    from .jvm_json import session_conf, why_not_built
 
     builder = SparkSession.builder.appName(app_name)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     builder = builder.master(master or "local[2]")
     for key, value in session_conf({**_LOCAL_CONF, **(conf or {})}).items():
         builder = builder.config(key, value)
+    if not quiet and why_not_built():
+        _say(f"typed rows are written with to_json (slower): {why_not_built()}")
     log_config = files("runtime_support.data").joinpath("log4j2.properties")
     if log_config.is_file():
         builder = builder.config(

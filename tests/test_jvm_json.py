@@ -158,6 +158,20 @@ def test_tremorc_jar_prints_the_options_that_load_it() -> None:
     assert result.output == f"--jars {jar_path()} --conf spark.sql.extensions={EXTENSION}\n"
 
 
+def test_without_a_jdk_no_jar_and_the_reason(monkeypatch, tmp_path) -> None:
+    from runtime_support import jvm_json
+
+    monkeypatch.setattr(jvm_json, "_BUILT", {})
+    monkeypatch.setattr(jvm_json, "_WHY_NOT", {})
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # no jar built there yet
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    assert jvm_json.why_not_built() is None  # not asked yet
+    assert jvm_json.jar_path() is None
+    assert jvm_json.session_conf({"k": "v"}) == {"k": "v"}
+    assert jvm_json.why_not_built() == "no JDK here (javac and jar): tremor_json is not built"
+
+
 def test_tremorc_jar_without_a_jdk_says_so(monkeypatch, tmp_path) -> None:
     from click.testing import CliRunner
 
