@@ -36,6 +36,7 @@ __all__ = [
     "build_jar",
     "has_tremor_json",
     "jar_path",
+    "jdk_tool",
     "session_conf",
     "why_not_built",
 ]
@@ -105,7 +106,7 @@ def build_jar(jars: Path) -> Path:
     target = _cache_dir() / _digest(jars) / JAR_NAME
     if target.is_file():
         return target
-    javac, jar_tool = _jdk_tool("javac"), _jdk_tool("jar")
+    javac, jar_tool = jdk_tool("javac"), jdk_tool("jar")
     if javac is None or jar_tool is None:
         raise RuntimeError("no JDK here (javac and jar): tremor_json is not built")
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -122,7 +123,8 @@ def build_jar(jars: Path) -> Path:
     return target
 
 
-def _jdk_tool(name: str) -> str | None:
+def jdk_tool(name: str) -> str | None:
+    """The JDK's tool ``name`` (``$JAVA_HOME/bin`` first, then ``PATH``), None when absent."""
     home = os.environ.get("JAVA_HOME")
     if home and Path(home, "bin", name).is_file():
         return str(Path(home, "bin", name))

@@ -49,9 +49,11 @@ def json_writer(request, spark, monkeypatch):
     """The typed path's JSON text written by each writer: ``tremor_json`` (the test session
     loads it) and Spark's ``to_json`` with the escape rewrite (``TREMORC_JVM_JSON=off``, what a
     session without the jar runs)."""
-    from runtime_support.jvm_json import has_tremor_json
+    from runtime_support.jvm_json import has_tremor_json, jar_path, why_not_built
 
     if request.param == "to_json":
         monkeypatch.setenv("TREMORC_JVM_JSON", "off")
+    elif jar_path() is None:
+        pytest.skip(f"{why_not_built()}: run .ci/install.d/jvm_json.sh")
     assert has_tremor_json(spark) is (request.param == "tremor_json")
     return request.param

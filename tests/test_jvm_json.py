@@ -17,10 +17,16 @@ from runtime_support.jvm_json import (
     build_jar,
     has_tremor_json,
     jar_path,
+    jdk_tool,
     session_conf,
     spark_jars_dir,
 )
 
+#: The tests that compile the jar or load it need a JDK (`.ci/install.d/jvm_json.sh` installs one).
+needs_jdk = pytest.mark.skipif(
+    jdk_tool("javac") is None or jdk_tool("jar") is None,
+    reason="no JDK (javac and jar): run .ci/install.d/jvm_json.sh",
+)
 TEXTS = [chr(i) for i in range(0x80)] + ["", "\u00e9\u2603", "\U0001f600", "\u2028", "\x7f"]
 TEXTS += ['a "quoted" \\ path\\u001F', "\\\x1f", "tab\there\nline\r\x08\x0c", "x" * 3000]
 # Each character at each place of a word of a 16-byte string (the writer reads 8 bytes at once)
@@ -57,6 +63,7 @@ def _texts(frame, column) -> list[str]:
     return [row.j for row in frame.select(column.alias("j")).collect()]
 
 
+@needs_jdk
 def test_the_jar_is_built_once_per_source_and_spark(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     jar = build_jar(spark_jars_dir())
@@ -67,6 +74,7 @@ def test_the_jar_is_built_once_per_source_and_spark(tmp_path, monkeypatch) -> No
     assert build_jar(spark_jars_dir()) == jar and jar.stat().st_mtime_ns == built
 
 
+@needs_jdk
 def test_session_conf_appends_to_what_is_given() -> None:
     conf = session_conf({"spark.jars": "/x.jar", "spark.sql.extensions": "a.B", "k": "v"})
     assert conf["spark.jars"] == f"/x.jar,{jar_path()}"
@@ -79,6 +87,7 @@ def test_turned_off_by_the_environment(monkeypatch) -> None:
     assert session_conf({"k": "v"}) == {"k": "v"}
 
 
+@needs_jdk
 @pytest.mark.spark
 def test_every_ascii_character_and_others_as_tremor_writes_them(spark) -> None:
     from pyspark.sql import functions as F
@@ -90,6 +99,7 @@ def test_every_ascii_character_and_others_as_tremor_writes_them(spark) -> None:
     assert got[0x1F] == '{"s":"\\u001f"}' and got[0x0A] == '{"s":"\\n"}'
 
 
+@needs_jdk
 @pytest.mark.spark
 def test_nulls_nesting_and_integers(spark) -> None:
     from pyspark.sql import functions as F
@@ -106,6 +116,7 @@ def test_nulls_nesting_and_integers(spark) -> None:
     assert _texts(frame.limit(1), F.call_function(FUNCTION, sized)) == ['{"i":1,"h":2}']
 
 
+@needs_jdk
 @pytest.mark.spark
 def test_a_null_struct_is_null_and_code_generation_agrees(spark) -> None:
     """Whole-stage code generation and the interpreted path write the same text."""
@@ -124,6 +135,7 @@ def test_a_null_struct_is_null_and_code_generation_agrees(spark) -> None:
     assert generated == interpreted and generated[1] is None
 
 
+@needs_jdk
 @pytest.mark.spark
 def test_invalid_utf8_is_written_as_java_decodes_it(spark) -> None:
     """A string Spark holds as bytes that are not UTF-8 (cast from binary): ``to_json``'s text,
@@ -138,6 +150,7 @@ def test_invalid_utf8_is_written_as_java_decodes_it(spark) -> None:
     assert got[0] == '{"s":"a\ufffd\ufffd(\\u001f"}'
 
 
+@needs_jdk
 @pytest.mark.spark
 def test_other_types_are_refused_with_what_it_writes(spark) -> None:
     from pyspark.errors import AnalysisException
@@ -148,6 +161,7 @@ def test_other_types_are_refused_with_what_it_writes(spark) -> None:
         frame.select(F.call_function(FUNCTION, F.struct("d"))).collect()
 
 
+@needs_jdk
 def test_tremorc_jar_prints_the_options_that_load_it() -> None:
     from click.testing import CliRunner
 
