@@ -140,7 +140,7 @@ def _run(command: list[Any]) -> None:
 def session_conf(conf: dict[str, str]) -> dict[str, str]:
     """``conf`` plus the jar (``spark.jars``) and its extension (``spark.sql.extensions``),
     each appended to what ``conf`` gives; ``conf`` unchanged when no jar can be built."""
-    jar = None if os.environ.get("TREMORC_JVM_JSON", "").lower() == "off" else jar_path()
+    jar = None if _turned_off() else jar_path()
     if jar is None:
         return conf
     result = dict(conf)
@@ -150,10 +150,15 @@ def session_conf(conf: dict[str, str]) -> dict[str, str]:
     return result
 
 
+def _turned_off() -> bool:
+    """``TREMORC_JVM_JSON=off``: this run writes with ``to_json`` (read at each call)."""
+    return os.environ.get("TREMORC_JVM_JSON", "").lower() == "off"
+
+
 def has_tremor_json(spark: Any) -> bool:
     """The session can call ``tremor_json`` (asked once per session), and the environment does
     not turn it off (``TREMORC_JVM_JSON=off``: the job writes with ``to_json``)."""
-    if os.environ.get("TREMORC_JVM_JSON", "").lower() == "off":
+    if _turned_off():
         return False
     known = _SESSIONS.get(spark)
     if known is None:

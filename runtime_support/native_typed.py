@@ -197,12 +197,13 @@ def _source_plan(
     build = _Build(typed_event(source), None, names, required, ingest, writer)
     to_python, port, out = build.tree(tree)
     never = build.never(tree)
+    text = None if writer else jackson_escapes_as_tremor(F.col("_out"))  # None: `_out` as is
     return _SourcePlan(
         to_python=None if never else to_python,
         native=None if never else ~to_python,
         decided=(F.col("seq"), port.alias("_port"), out.alias("_out")),
         emits=F.col("_port").isNotNull() if None in _leaf_ports(tree) or not never else None,
-        rows=(F.col("seq"), *native_row_columns(None if writer else _tremor_escapes("_out"))),
+        rows=(F.col("seq"), *native_row_columns(text)),
     )
 
 
@@ -219,12 +220,6 @@ def _declared(ddl: str) -> Any:
 #: digit, each over both ``\u000`` and ``\u001`` where the digit ends one of those escapes:
 #: every rewrite is a regex the JVM analyses when the job's plan is built.
 _UPPER_DIGITS = (("B", "01"), ("E", "01"), ("F", "01"), ("A", "1"), ("C", "1"), ("D", "1"))
-
-
-def _tremor_escapes(name: str) -> Any:
-    from pyspark.sql import functions as F
-
-    return jackson_escapes_as_tremor(F.col(name))
 
 
 def jackson_escapes_as_tremor(text: Any) -> Any:

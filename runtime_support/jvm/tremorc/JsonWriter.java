@@ -42,39 +42,28 @@ public final class JsonWriter implements Serializable {
   private static final long HIGH_BITS = 0x8080808080808080L;
   private static final ThreadLocal<Buffer> BUFFERS = ThreadLocal.withInitial(Buffer::new);
 
-  private final Node root;
+  private final StructNode root;
 
   public JsonWriter(StructType type) {
-    this.root = node(type);
+    this.root = new StructNode(type);
   }
 
   /** The text of {@code row}, a struct of the writer's type. */
   public UTF8String write(InternalRow row) {
     Buffer out = BUFFERS.get();
     out.pos = 0;
-    ((StructNode) root).writeRow(out, row);
+    root.writeRow(out, row);
     return UTF8String.fromBytes(Arrays.copyOf(out.bytes, out.pos));
   }
 
   /** The first type in {@code type} the writer cannot write, or null when it writes them all. */
   public static String unsupported(DataType type) {
-    if (type instanceof StructType struct) {
-      for (StructField field : struct.fields()) {
-        String inner = unsupported(field.dataType());
-        if (inner != null) {
-          return inner;
-        }
-      }
+    try {
+      node(type);
       return null;
+    } catch (UnsupportedType refused) {
+      return refused.type;
     }
-    if (type instanceof ArrayType array) {
-      return unsupported(array.elementType());
-    }
-    if (type instanceof StringType || integer(type) || type instanceof BooleanType
-        || type instanceof NullType) {
-      return null;
-    }
-    return type.simpleString();
   }
 
   private static Node node(DataType type) {
@@ -96,7 +85,18 @@ public final class JsonWriter implements Serializable {
     if (type instanceof NullType) {
       return new NullNode();
     }
-    throw new IllegalArgumentException("tremor_json cannot write " + type.simpleString());
+    throw new UnsupportedType(type.simpleString());
+  }
+
+  /** A type the writer has no node for (its {@code simpleString}). */
+  static final class UnsupportedType extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+    final String type;
+
+    UnsupportedType(String type) {
+      super("tremor_json cannot write " + type);
+      this.type = type;
+    }
   }
 
   private static boolean integer(DataType type) {
