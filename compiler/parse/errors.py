@@ -230,10 +230,11 @@ def parse_rule(
     source: Source,
     collapse: frozenset[str] = frozenset(),
     text_rules: frozenset[str] = frozenset(),
+    answered: dict | None = None,
 ) -> Node | PNode:
     """Parse all of ``source.text`` with ``rule`` (default rule if None) of the grammar of
     ``names`` (:func:`~compiler.grammar.load_grammar`), Tremor-style errors (``collapse``,
-    ``text_rules``: see :func:`~compiler.parse.fastpeg.fast_match`).
+    ``text_rules``, ``answered``: see :func:`~compiler.parse.fastpeg.fast_match`).
 
     The lexer runs first, as in Tremor, so lexical errors win over parse errors. The fast
     matcher's tree is returned; when it gives none, parsimonious parses (its tree is returned
@@ -257,7 +258,11 @@ def parse_rule(
             raise lexical_error(err, text).with_source(source) from None
     fast_rules = load_peg(*names)
     fast = fast_match(
-        fast_rules.default_rule if rule is None else fast_rules[rule], text, collapse, text_rules
+        fast_rules.default_rule if rule is None else fast_rules[rule],
+        text,
+        collapse,
+        text_rules,
+        answered,
     )
     if fast is not None:
         return fast

@@ -42,6 +42,7 @@ from .peg import (
     Sequence,
     all_expressions,
 )
+from .descent import Fail, Unsupported
 from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
@@ -70,6 +71,7 @@ def fast_match(
     text: str,
     collapse: frozenset[str] = frozenset(),
     text_rules: frozenset[str] = frozenset(),
+    answered: Answers | None = None,
 ) -> Node | None:
     """The parse of all of ``text`` by ``expr`` as parsimonious builds it, or None if there is
     none (or the grammar uses an expression kind this matcher does not know, or recursion runs
@@ -94,12 +96,18 @@ def fast_match(
     that run exponential (``e[e[e[…]]]`` tries a range segment, then an index segment, at each
     level), so it stops once the whitespace rule is re-read :data:`REPARSE_BUDGET` times per
     character, and the parse runs again memoising every named rule (parsimonious' own linear
-    bound)."""
+    bound).
+
+    ``answered``: rules (by name) a parser of their own answers on a plain text
+    (:mod:`compiler.parse.descent`): at each place the grammar tries one, the parser's
+    ``(value, end)`` becomes a :class:`BuiltNode` carrying the visited value; where it raises
+    ``Fail`` the rule fails there, and where it raises ``Unsupported`` the grammar's own rule
+    runs."""
     budget = REPARSE_BUDGET * len(text) + 4096
     try:
-        return _run(expr, text, collapse, text_rules, budget)
+        return _run(expr, text, collapse, text_rules, budget, answered)
     except _OverBudget:
-        return _run(expr, text, collapse, text_rules, None)
+        return _run(expr, text, collapse, text_rules, None, answered)
 
 
 REPARSE_BUDGET = 16
@@ -113,10 +121,11 @@ def _run(
     collapse: frozenset[str],
     text_rules: frozenset[str],
     budget: int | None,
+    answered: Answers | None = None,
 ) -> Node | None:
     """One parse of ``text`` (see :func:`fast_match`); ``budget``: the whitespace rule's memo
     hits allowed before :class:`_OverBudget`, or None to memoise every named rule."""
-    compiler = _Compiler(text, collapse, text_rules, budget)
+    compiler = _Compiler(text, collapse, text_rules, budget, answered)
     try:
         node = compiler.get(expr)(0)
     except (_Unsupported, RecursionError):
@@ -153,7 +162,12 @@ class _Compiler:
     """One closure per expression of a grammar, for one text; cycles go through a cell."""
 
     def __init__(
-        self, text: str, collapse: frozenset[str], text_rules: frozenset[str], budget: int | None
+        self,
+        text: str,
+        collapse: frozenset[str],
+        text_rules: frozenset[str],
+        budget: int | None,
+        answered: Answers | None = None,
     ) -> None:
         """``budget``: memoise only the whitespace rule and allow it that many memo hits; None:
         memoise every named rule (see :func:`fast_match`)."""
@@ -161,6 +175,8 @@ class _Compiler:
         self.collapse = collapse
         self.budget = budget
         self.plain = _PLAIN.fullmatch(text) is not None
+        self.answered = (answered or {}) if self.plain else {}
+        self.declines = [ANSWER_DECLINES + len(text) // 1000]
         whole = self.plain and len(text) >= WHOLE_RULES_FROM
         self.text_rules = text_rules if whole else frozenset()
         self.built: dict[int, Matcher] = {}
@@ -244,6 +260,14 @@ class _Compiler:
         return _level_chain(self.text, self.get(chain[-1].members[0]), tuple(steps))
 
     def make(self, expr: Expression) -> Matcher:
+        """The unmemoised matcher of ``expr``: the answering parser's when it has one (falling
+        back on this one), else by kind."""
+        parse = self.answered.get(expr.name) if expr.name else None
+        if parse is not None:
+            return _answered(parse, self.text, self.make_by_kind(expr), self.declines)
+        return self.make_by_kind(expr)
+
+    def make_by_kind(self, expr: Expression) -> Matcher:
         """The unmemoised matcher of ``expr``, by kind."""
         if expr.name in self.text_rules:
             whole = _whole_regex(expr)
@@ -323,6 +347,58 @@ def _whole_regex(expr: Expression) -> re.Pattern[str] | None:
 
         found = _WHOLE[id(expr)] = (expr, as_regex(expr))
     return found[1]
+
+
+class BuiltNode(Node):
+    """A rule's node built by an answering parser (see :func:`fast_match`): no children, its
+    visited ``value`` already made; :func:`fast_visit` gives that value."""
+
+    __slots__ = ("value",)
+
+
+class _Answered:
+    """The ``expr`` of every :class:`BuiltNode` (a name no grammar rule has)."""
+
+    name = "<answered>"
+
+
+ANSWERED = _Answered()
+Answers = dict[str, Callable[[int], tuple[Any, int]]]
+
+
+ANSWER_DECLINES = 32
+"""How often an answering parser may leave a rule to the grammar (plus one per 1,000 characters)
+before the grammar parses the rest alone: each time, the grammar's rule re-parses what the parser
+read, and the parser is asked again at each answered rule inside it, so a construct it leaves
+to the grammar deep inside nested rules costs about its depth times its extent (bounded so)."""
+
+
+def _answered(
+    parse: Callable[[int], tuple[Any, int]], text: str, grammar: Matcher, declines: list[int]
+) -> Matcher:
+    """``parse``'s node where it answers, None where it fails, ``grammar``'s where it does not
+    decide (and once it declined too often, see :data:`ANSWER_DECLINES`)."""
+
+    def match(pos: int) -> Node | None:
+        if declines[0] <= 0:
+            return grammar(pos)
+        try:
+            value, end = parse(pos)
+        except Fail:
+            return None
+        except Unsupported:
+            declines[0] -= 1
+            return grammar(pos)
+        node = _new(BuiltNode)
+        node.expr = ANSWERED
+        node.full_text = text
+        node.start = pos
+        node.end = end
+        node.children = LEAF
+        node.value = value
+        return node
+
+    return match
 
 
 def _text_rule(expr: Expression, text: str, whole: re.Pattern[str]) -> Matcher:
@@ -678,12 +754,18 @@ def childless(value: Any) -> Callable[[Any], Any]:
     return mark
 
 
+def _built_value(node: BuiltNode, _children: list[Any]) -> Any:
+    return node.value
+
+
 def fast_visit(visitor: Any, root: Node) -> Any:
     """``visitor.visit(root)``: the same result, the methods looked up once per rule name. A
     visitor may have ``generic_for(name)``: what its ``generic_visit`` does with nodes of rule
     ``name`` (it must agree with ``generic_visit``), so the dispatch on the name runs once; a
     method marked :func:`childless` is not called for a node without children."""
-    table: dict[str, tuple[Callable[[Node, list[Any]], Any], Any]] = {}
+    table: dict[str, tuple[Callable[[Node, list[Any]], Any], Any]] = {
+        ANSWERED.name: (_built_value, _MISSING)
+    }
     generic = visitor.generic_visit
     generic_for = getattr(visitor, "generic_for", None)
 

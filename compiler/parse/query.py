@@ -184,7 +184,9 @@ def parse_with(
                 raise lexical_error(err, text) from None
         fast_rules = load_peg(*names)
         fast = fast_rules.default_rule if rule is None else fast_rules[rule]
-        node = fast_match(fast, text, visitor.collapsible(), visitor.text_rules())
+        node = fast_match(
+            fast, text, visitor.collapsible(), visitor.text_rules(), visitor.answers()
+        )
         if node is None:  # the slow path names the failure
             grammar = load_grammar(*names)
             expr = grammar.default_rule if rule is None else grammar[rule]

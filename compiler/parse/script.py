@@ -17,6 +17,7 @@ from ..ast import script as ast
 from ..diagnostics import CompileError
 from ..lex import extractor_rule
 from ..source import Source, Span
+from . import descent
 from .errors import parse_rule, run_guarded
 from .fastpeg import SELF, childless, fast_visit
 from .peg import Node as PNode
@@ -140,6 +141,14 @@ class ScriptVisitor:
             for name in _TEXT_RULES
             if getattr(cls, "visit_" + name) is getattr(ScriptVisitor, "visit_" + name)
         )
+
+    def answers(self) -> dict[str, Callable[[int], tuple[Any, int]]]:
+        """The rules :mod:`~compiler.parse.descent` answers for on this visitor's text
+        (``fast_match``'s ``answered``): its values are this class's visits of them, so a
+        subclass that visits any rule they reach its own way gets none."""
+        if not descent.ENABLED or not _visits_as_script(type(self)):
+            return {}
+        return descent.Descent(self.text, self.doc_before).rules()
 
     # -- generic --------------------------------------------------------------------------------
 
@@ -749,6 +758,24 @@ class ScriptVisitor:
         return _unquoted(node.text)
 
 
+#: Script rules no rule of :data:`~compiler.parse.descent.RULES` reaches.
+_UNREACHED = frozenset({"visit_config_directive", "visit_script"})
+
+
+def _visits_as_script(cls: type) -> bool:
+    """Whether ``cls`` builds every rule the descent parser answers for as ScriptVisitor does."""
+    overridden = (
+        name
+        for name, method in vars(ScriptVisitor).items()
+        if name.startswith("visit_") and getattr(cls, name) is not method
+    )
+    return (
+        next((n for n in overridden if n not in _UNREACHED), None) is None
+        and cls.fold_binary is ScriptVisitor.fold_binary
+        and cls.doc_before is ScriptVisitor.doc_before
+    )
+
+
 def _unquoted(ident: str) -> str:
     """An identifier's name: its text without back-ticks."""
     return ident[1:-1] if ident.startswith("`") else ident
@@ -779,7 +806,14 @@ def parse_script(source: Source) -> ast.Script:
 
     def run() -> ast.Script:
         visitor = ScriptVisitor(source.text)
-        node = parse_rule(("script",), None, source, visitor.collapsible(), visitor.text_rules())
+        node = parse_rule(
+            ("script",),
+            None,
+            source,
+            visitor.collapsible(),
+            visitor.text_rules(),
+            visitor.answers(),
+        )
         return visitor.build(node)
 
     return run_guarded(run, source)
