@@ -157,6 +157,25 @@ EDGE_SCRIPTS = [
     "fn f(a) with a end; f(1)",
     "fn f(a) of case (1) => 1 default => 2 end",
     "intrinsic fn f(a) as a::f",
+    '"""\n  a "b" ""c#{1}#d\\n\n  """',
+    '"""  \r\nx"""',
+    '"""x"""',
+    "<<>>",
+    "<<1, 2:4, 3/signed-big, 4:16/unsigned-little, event.a:8, (1 + 2), \"ab\"/binary>>",
+    "<<1:0x8>>",
+    "<<1:1.5>>",
+    "<<-1>>",
+    "<<1,>>",
+    "fn f(a, b) with a + b end; f(1, 2)",
+    "fn f(a, ...) with args end",
+    "fn f(...) with 1; 2; end",
+    "fn f() of case (0) => 0 case (a, b) when a > b => a case (a, ...) => recur(a) default => 1 end",
+    "fn f(a) of case _ => 1 end",
+    "fn f(a) of _ => 1 end",
+    "fn f(a) of end",
+    "## f\n## g\nfn f(a) with a end",
+    "intrinsic fn len(s) as string::len",
+    "intrinsic fn f(...) as a::b::c",
     "a # comment\n + b",
     "a #!config x = 1",
     "a;;b",
@@ -228,7 +247,7 @@ def test_it_fails_only_where_the_grammar_surely_fails() -> None:
             answers(text)
         with pytest.raises(Fail):
             answers(text, "expr_imut")
-    for text in ('"""\nx\n"""', "<<1>>", "fn f() with 1 end", "let (a)[1] = 1"):
+    for text in ("let (a)[1] = 1", "\"a\nb\""):
         with pytest.raises(Unsupported):
             answers(text)
 

@@ -9,8 +9,8 @@ expression of a trickle or troy statement), and the visitor takes its value as t
 Invariant (the grammar decides, this parser only answers faster): each rule method, given a
 position, returns ``(value, end)``, exactly the visited value and the end the PEG rule gives
 there; or raises :class:`Fail` only where the PEG rule surely fails at that position (decided on
-its first token); or raises :class:`Unsupported` (a construct left to the grammar, such as
-``fn`` definitions, heredocs and binary literals, or a failure past the first token). On either
+its first token); or raises :class:`Unsupported` (a construct left to the grammar, such as an
+indexed ``let`` target, or any failure past the first token: a syntax error). On either
 exception the matcher runs the grammar's own rule at that position, so a syntax error is still
 found and worded by the grammar's one slow path. ``tests/test_descent.py`` compares the trees,
 spans included, with the grammar's over every program of the corpus and the repository.
@@ -49,6 +49,8 @@ _FLOAT = re.compile(r"[0-9][0-9_]*\.[0-9][0-9_]*(?:e[+-]?[0-9]+)?")
 _INT = re.compile(r"0x[0-9a-fA-F_]+|[0-9][0-9_]*")
 _STR_CHARS = re.compile(r'[^"\\#\n]+')
 _STR_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|[^u])")
+_HEREDOC_OPEN = re.compile(r"[ \t]*\r?\n")
+_HD_CHARS = re.compile(r'(?:[^"\\#]|"(?!""))+')
 _EXTRACTOR_BODY = re.compile(r"(?:[^|\\]|\\[\s\S])*")
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -191,8 +193,10 @@ class Descent:
                 return self.use_stmt(pos)
             if word == "const":
                 return self.const_stmt(pos)
-            if word in ("fn", "intrinsic"):
-                raise Unsupported
+            if word == "fn":
+                return self.fn_def(pos)
+            if word == "intrinsic":
+                return self.intrinsic_def(pos)
             return self.expr(pos)
         except Fail:
             raise Unsupported from None
@@ -253,6 +257,104 @@ class Descent:
         value, end = self.expr_imut(self.ws(at))
         const = ast.Const(name=name, value=value, doc=self.doc_before(pos), span=Span(pos, end))
         return const, end
+
+    def fn_def(self, pos: int) -> tuple[ast.FnDef, int]:
+        """``fn _ ident _ "(" _ fn_params? _ ")" _ (fn_with / fn_of)``."""
+        name, at = self.ident(self.ws(pos + 2))
+        params, varargs, at = self._fn_params(self.ws(at))
+        at = self.ws(at)
+        doc = self.doc_before(pos)
+        word = self.word(at)
+        if word == "with":
+            body, at = self.exprs(self.ws(at + 4))
+            end = self.expect_word("end", self.ws(at))
+            node = ast.FnDef(
+                name=name, params=params, varargs=varargs, body=body, doc=doc, span=Span(pos, end)
+            )
+            return node, end
+        at = self.ws(self.expect_word("of", at))
+        cases = []
+        while self.word(at) == "case":
+            case, at = self.fn_case(at)
+            cases.append(case)
+        if self.text.startswith("_", at) and not _WORD.match(self.text, at + 1):
+            body, after = self.exprs(self.ws(self.expect("=>", self.ws(at + 1))))
+            after = self.ws(after)
+            any_ = ast.AnyPattern(span=Span(at, at + 1))
+            cases.append(ast.MatchCase(pattern=any_, guard=None, body=body, span=Span(at, after)))
+            at = after
+        end = self.expect_word("end", at)
+        node = ast.FnDef(
+            name=name,
+            params=params,
+            varargs=varargs,
+            cases=tuple(cases),
+            doc=doc,
+            span=Span(pos, end),
+        )
+        return node, end
+
+    def _fn_params(self, pos: int) -> tuple[tuple[str, ...], bool, int]:
+        """``"(" _ (varargs / (ident (_ "," _ ident)* (_ "," _ varargs)?))? _ ")"``: the
+        names, whether ``...`` ends them, and the end of the ``)``."""
+        text, ws = self.text, self.ws
+        at = ws(self.expect("(", pos))
+        names: list[str] = []
+        varargs = False
+        if text.startswith("...", at):
+            varargs, at = True, at + 3
+        elif self._starts_ident(at):
+            name, at = self.ident(at)
+            names.append(name)
+            while True:
+                comma = ws(at)
+                if not text.startswith(",", comma):
+                    break
+                after = ws(comma + 1)
+                if text.startswith("...", after):
+                    varargs, at = True, after + 3
+                    break
+                try:
+                    name, at2 = self.ident(after)
+                except Fail:
+                    break
+                names.append(name)
+                at = at2
+        end = self.expect(")", ws(at))
+        return tuple(names), varargs, end
+
+    def fn_case(self, pos: int) -> tuple[ast.MatchCase, int]:
+        """``case _ (any_pattern / fn_tuple) _ guard? "=>" _ exprs _``."""
+        at = self.ws(pos + 4)
+        text = self.text
+        if text.startswith("_", at) and not _WORD.match(text, at + 1):
+            pattern: ast.Pattern = ast.AnyPattern(span=Span(at, at + 1))
+            at += 1
+        elif text.startswith("(", at):
+            pattern, at = self.tuple_pattern(at, 1)
+        else:
+            raise Unsupported
+        guard, at = self._guard(self.ws(at))
+        body, at = self.exprs(self.ws(self.expect("=>", at)))
+        end = self.ws(at)
+        return ast.MatchCase(pattern=pattern, guard=guard, body=body, span=Span(pos, end)), end
+
+    def intrinsic_def(self, pos: int) -> tuple[ast.Intrinsic, int]:
+        """``intrinsic _ fn _ ident _ "(" _ fn_params? _ ")" _ as _ module_path``."""
+        at = self.ws(self.expect_word("fn", self.ws(pos + 9)))
+        name, at = self.ident(at)
+        params, varargs, at = self._fn_params(self.ws(at))
+        at = self.ws(self.expect_word("as", self.ws(at)))
+        target, end = self._module_path(at)
+        node = ast.Intrinsic(
+            name=name,
+            params=params,
+            varargs=varargs,
+            target=tuple(target),
+            doc=self.doc_before(pos),
+            span=Span(pos, end),
+        )
+        return node, end
 
     # -- statements -----------------------------------------------------------------------------
 
@@ -546,8 +648,8 @@ class Descent:
         return ast.Path(root="expr", expr=base, segments=segments, span=span), end
 
     def primary_base(self, pos: int) -> tuple[ast.Expr, int]:
-        """literal / string_lit / record_lit / array_lit / paren / patch_expr / merge_expr /
-        recur / call / path_root (heredocs and binary literals: Unsupported)."""
+        """``literal / heredoc / string_lit / binary_lit / record_lit / array_lit / paren /
+        patch_expr / merge_expr / recur / call / path_root``, by the first token."""
         text = self.text
         if pos >= self.size:
             raise Fail
@@ -556,7 +658,7 @@ class Descent:
             return self.number(pos)
         if char == '"':
             if text.startswith('"""', pos):
-                raise Unsupported
+                return self._guarded(self.heredoc, pos)
             return self._guarded(self.string_lit, pos)
         if char == "{":
             return self._guarded(self.record_lit, pos)
@@ -567,7 +669,9 @@ class Descent:
         if char == "$":
             return self.meta_root(pos)
         if char == "<":
-            raise Unsupported if text.startswith("<<", pos) else Fail
+            if not text.startswith("<<", pos):
+                raise Fail
+            return self._guarded(self.binary_lit, pos)
         if char != "`":
             word = self.word(pos)
             if word in KEYWORDS:
@@ -760,12 +864,24 @@ class Descent:
     def string_lit(self, pos: int) -> tuple[ast.Expr, int]:
         """``'"' (interp / str_escape / str_chars / str_hash)* '"'``: a literal, or a
         :class:`~compiler.ast.script.StringInterp` of its pieces (adjacent texts merged)."""
+        return self._string(pos, pos + 1, _STR_CHARS, '"')
+
+    def heredoc(self, pos: int) -> tuple[ast.Expr, int]:
+        """``'"""' [ \t]*\r?\n (interp / str_escape / hd_chars / str_hash)* '"""'``."""
+        opening = _HEREDOC_OPEN.match(self.text, pos + 3)
+        if opening is None:
+            raise Unsupported
+        return self._string(pos, opening.end(), _HD_CHARS, '"""')
+
+    def _string(
+        self, pos: int, at: int, plain: re.Pattern[str], closing: str
+    ) -> tuple[ast.Expr, int]:
+        """The pieces from ``at`` to ``closing`` (texts matched by ``plain``)."""
         text = self.text
         parts: list[str | ast.Expr] = []
-        at = pos + 1
         while True:
             char = text[at : at + 1]
-            if char == '"':
+            if text.startswith(closing, at):
                 break
             if char == "#":
                 if text.startswith("#{", at):
@@ -781,20 +897,87 @@ class Descent:
                 code = escape.group()[1:]
                 piece = chr(int(code[1:], 16)) if code.startswith("u") else _ESCAPES.get(code, code)
                 at = escape.end()
-            elif char == "" or char == "\n":
-                raise Unsupported
             else:
-                chars = _STR_CHARS.match(text, at)
-                piece, at = chars.group(), chars.end()  # type: ignore[union-attr]
+                chars = plain.match(text, at)
+                if chars is None:  # the end of the text, or a line break in a string
+                    raise Unsupported
+                piece, at = chars.group(), chars.end()
             if parts and isinstance(parts[-1], str):
                 parts[-1] += piece
             else:
                 parts.append(piece)
-        end = at + 1
+        end = at + len(closing)
         span = Span(pos, end)
         if all(isinstance(part, str) for part in parts):
             return ast.Literal(value="".join(parts), span=span), end  # type: ignore[arg-type]
         return ast.StringInterp(parts=tuple(parts), span=span), end
+
+    def binary_lit(self, pos: int) -> tuple[ast.BinaryLit, int]:
+        """``"<<" _ (bin_part (_ "," _ bin_part)*)? _ ">>"``."""
+        text, ws = self.text, self.ws
+        at = ws(pos + 2)
+        parts = []
+        try:
+            part, at = self.bin_part(at)
+        except Fail:
+            part = None
+        if part is not None:
+            parts.append(part)
+            while True:
+                comma = ws(at)
+                if not text.startswith(",", comma):
+                    break
+                try:
+                    part, after = self.bin_part(ws(comma + 1))
+                except Fail:
+                    break
+                parts.append(part)
+                at = after
+        end = self.expect(">>", ws(at))
+        return ast.BinaryLit(parts=tuple(parts), span=Span(pos, end)), end
+
+    def bin_part(self, pos: int) -> tuple[ast.BinaryPart, int]:
+        """``primary (_ ":" _ int_lit)? (_ "/" _ ident (_ "-" _ ident)*)?``."""
+        data, end = self.unary_free_primary(pos)
+        text, ws = self.text, self.ws
+        bits = None
+        at = ws(end)
+        if text.startswith(":", at):
+            digits = ws(at + 1)
+            if not text[digits : digits + 1].isdigit():
+                raise Unsupported
+            literal, end = self.number(digits)
+            if not isinstance(literal.value, int) or _FLOAT.match(text, digits):
+                raise Unsupported
+            bits = literal.value
+            at = ws(end)
+        kind = None
+        if text.startswith("/", at):
+            name, end = self._guarded(self.ident, ws(at + 1))
+            names = [name]
+            while True:
+                dash = ws(end)
+                if not text.startswith("-", dash):
+                    break
+                try:
+                    name, after = self.ident(ws(dash + 1))
+                except Fail:
+                    break
+                names.append(name)
+                end = after
+            kind = "_".join(names)
+        part = ast.BinaryPart(data=data, bits=bits, kind=kind or "unsigned_big", span=Span(pos, end))
+        return part, end
+
+    def unary_free_primary(self, pos: int) -> tuple[ast.Expr, int]:
+        """A ``primary`` where one must start (Fail: it cannot start at ``pos``)."""
+        text = self.text
+        char = text[pos : pos + 1]
+        if not char or char in "+-!" or not self._can_start_expr(pos):
+            raise Fail
+        if self.word(pos) in ("not", "present", "absent", "match", "for"):
+            raise Fail
+        return self.primary(pos)
 
     def patch_expr(self, pos: int) -> tuple[ast.Patch, int]:
         """``patch _ expr_imut _ of _ patch_ops? _ end``."""
@@ -956,11 +1139,11 @@ class Descent:
         end = self.expect("]", self.ws(at))
         return ast.ArrayPattern(elements=tuple(elems), span=Span(pos, end)), end
 
-    def tuple_pattern(self, pos: int) -> tuple[ast.TuplePattern, int]:
-        """``"%(" _ tuple_elems? _ ")"``; ``tuple_elems = "..." / (elem (_ "," _ elem)*
-        ((_ "," _ "...") / (_ ","))?)``."""
+    def tuple_pattern(self, pos: int, opening: int = 2) -> tuple[ast.TuplePattern, int]:
+        """``"%(" _ tuple_elems? _ ")"`` (``opening``: 1 for a ``fn`` case's ``"(" …``);
+        ``tuple_elems = "..." / (elem (_ "," _ elem)* ((_ "," _ "...") / (_ ","))?)``."""
         text, ws = self.text, self.ws
-        at = ws(pos + 2)
+        at = ws(pos + opening)
         elems: list[Any] = []
         open_ = False
         if text.startswith("...", at):
