@@ -181,6 +181,9 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: boo
     return {
         "mismatch": problem,
         **{name: statistics.median(values) for name, values in times.items()},
+        "round_ratios": [
+            gen / hand for gen, hand in zip(times["generated"], times["handwritten"], strict=True)
+        ],
         "samples": times,
         "cpu": {name: statistics.median(values) for name, values in cpu.items() if values},
         "cpu_samples": cpu,
@@ -224,7 +227,8 @@ def summary(result: dict, events: int) -> str:
     """One line: both medians, their ratio, and events/s/core of each (or the mismatch)."""
     gen, hand = result["generated"], result["handwritten"]
     text = (
-        f"generated {gen:.2f} s, hand-written {hand:.2f} s, ratio {gen / hand:.2f}, "
+        f"generated {gen:.2f} s, hand-written {hand:.2f} s, ratio {gen / hand:.2f} "
+        f"(rounds {spread(result)}), "
         f"{events / gen / CORES:,.0f} vs {events / hand / CORES:,.0f} events/s/core"
     )
     if cpu := result.get("cpu"):
@@ -233,6 +237,13 @@ def summary(result: dict, events: int) -> str:
             f"ratio {cpu_ratio(result)}"
         )
     return f"FAIL ({result['mismatch']}) {text}" if result["mismatch"] else text
+
+
+def spread(result: dict) -> str:
+    """The lowest and highest ratio of one round's two runs (each round runs both jobs in
+    turn, so the two share the machine's state of that moment)."""
+    ratios = result.get("round_ratios") or []
+    return f"{min(ratios):.2f}-{max(ratios):.2f}" if ratios else ""
 
 
 def cpu_ratio(result: dict) -> str:
@@ -246,32 +257,35 @@ def cpu_ratio(result: dict) -> str:
 def table(results: dict, builds: dict, events: int) -> str:
     """The report table (one row per workload, then the big program's build)."""
     head = (
-        f"{'workload':30s} {'gen s':>7s} {'hand s':>7s} {'ratio':>6s} {'cpu':>5s} "
+        f"{'workload':30s} {'gen s':>7s} {'hand s':>7s} {'ratio':>6s} {'rounds':>9s} {'cpu':>5s} "
         f"{'gen ev/s/c':>11s} {'hand ev/s/c':>11s} {'build s':>8s} {'cli s':>6s}  check"
     )
     title = (
         f"{events:,} events, median of the timed rounds; ratio = generated / hand-written wall "
-        "time; cpu = the same for CPU seconds (driver, JVM, Python workers)"
+        "time; rounds = the lowest and highest ratio of one round; cpu = the ratio of CPU "
+        "seconds (driver, JVM, Python workers)"
     )
     lines = [title, head]
     for name in [w.name for w in WORKLOADS if w.name in results or w.name in builds]:
         row, build = results.get(name), builds.get(name, {})
-        cells = ["", "", "", "", "", ""]
+        cells = ["", "", "", "", "", "", ""]
         if row:
             gen, hand = row["generated"], row["handwritten"]
             cells = [f"{gen:7.2f}", f"{hand:7.2f}", f"{gen / hand:6.2f}", cpu_ratio(row)]
             cells += [f"{events / gen / CORES:11,.0f}", f"{events / hand / CORES:11,.0f}"]
+            cells.append(spread(row))
         check = ("FAIL: " + row["mismatch"][:60] if row["mismatch"] else "equal") if row else ""
         lines.append(
-            f"{name:30s} {cells[0]:>7s} {cells[1]:>7s} {cells[2]:>6s} {cells[3]:>5s} "
-            f"{cells[4]:>11s} {cells[5]:>11s} {build.get('in_process', 0):8.3f} "
+            f"{name:30s} {cells[0]:>7s} {cells[1]:>7s} {cells[2]:>6s} {cells[6]:>9s} "
+            f"{cells[3]:>5s} {cells[4]:>11s} {cells[5]:>11s} {build.get('in_process', 0):8.3f} "
             f"{build.get('cli', 0):6.2f}  {check}"
         )
     if "big" in builds:
         big = builds["big"]
         lines.append(
             f"{'program of ' + format(big['lines'], ',') + ' lines':30s} {'':>7s} {'':>7s} "
-            f"{'':>6s} {'':>5s} {'':>11s} {'':>11s} {big['in_process']:8.3f} {big['cli']:6.2f}"
+            f"{'':>6s} {'':>9s} {'':>5s} {'':>11s} {'':>11s} {big['in_process']:8.3f} "
+            f"{big['cli']:6.2f}"
         )
     return "\n".join(lines)
 
