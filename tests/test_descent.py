@@ -1,4 +1,4 @@
-"""Differential test of the descent parser (compiler/parse/descent.py) against the grammar: on
+"""Differential test of the descent parser (compiler/parse/descent/) against the grammar: on
 every corpus program, workload, example and library module, and on cut-off and edited copies of
 them, the fast matcher with the descent parser answering gives the same AST, spans included, as
 the grammar alone, or fails where the grammar fails. Other tests check that it answers at all."""
@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from compiler.grammar import load_peg
 from compiler.parse import descent, fastpeg
@@ -67,8 +69,8 @@ EDGE_SCRIPTS = [
     "let a = 1; a",
     "let a = 1;",
     "emit",
-    "emit => \"out\"",
-    "emit event => \"out\"",
+    'emit => "out"',
+    'emit event => "out"',
     "emit;drop",
     "drop",
     "1 + 2 * 3 - 4 / 5 % 6",
@@ -133,7 +135,7 @@ EDGE_SCRIPTS = [
     "merge event of {} end",
     "match event of case 1 => 2 case _ => 3 end",
     "match event of case %{} => 1 end",
-    'match event of case %{a == 1, present b, absent c, d ~= glob|*x|, e = f ~= re|\\|a|, '
+    "match event of case %{a == 1, present b, absent c, d ~= glob|*x|, e = f ~= re|\\|a|, "
     "g ~= %{h > 1}, i ~= %[1], j ~= %(1, ...)} => 1 end",
     "match event of case %[1, _, a = %{}, ] => 1 case %[] => 2 end",
     "match event of case %(1, 2) => 1 case %(...) => 2 case %(1, ...) => 3 case %(1,) => 4 "
@@ -161,7 +163,7 @@ EDGE_SCRIPTS = [
     '"""  \r\nx"""',
     '"""x"""',
     "<<>>",
-    "<<1, 2:4, 3/signed-big, 4:16/unsigned-little, event.a:8, (1 + 2), \"ab\"/binary>>",
+    '<<1, 2:4, 3/signed-big, 4:16/unsigned-little, event.a:8, (1 + 2), "ab"/binary>>',
     "<<1:0x8>>",
     "<<1:1.5>>",
     "<<-1>>",
@@ -169,7 +171,8 @@ EDGE_SCRIPTS = [
     "fn f(a, b) with a + b end; f(1, 2)",
     "fn f(a, ...) with args end",
     "fn f(...) with 1; 2; end",
-    "fn f() of case (0) => 0 case (a, b) when a > b => a case (a, ...) => recur(a) default => 1 end",
+    "fn f() of case (0) => 0 case (a, b) when a > b => a case (a, ...) => recur(a) "
+    "default => 1 end",
     "fn f(a) of case _ => 1 end",
     "fn f(a) of _ => 1 end",
     "fn f(a) of end",
@@ -213,7 +216,7 @@ EDGE_QUERIES = [
     "define script s args a = 1 state 0 script from tick 1 script 2 end;",
     "define window w from tumbling with interval = 1 script let state = 1 end;",
     "define operator o from grouper::bucket with a = 1, end;",
-    "select {\"a\": 1} from in into out",
+    'select {"a": 1} from in into out',
     "select match event of case 1 => 1 case _ => 2 end from in into out;",
 ]
 
@@ -233,7 +236,7 @@ def test_it_answers_the_workloads_constructs() -> None:
         'use std::array; match event of case %{a == "x"} => let $c = 1; emit event '
         "case %{present b, c ~= glob|x*|} when b > 1 => drop "
         'case _ => let event = patch event of insert "d" => [1, {"e": 2.5}] end; '
-        "emit merge event of {} end => \"out\" end"
+        'emit merge event of {} end => "out" end'
     )
     items, end = answers(text)
     assert end == len(text) and len(items) == 2
@@ -247,7 +250,7 @@ def test_it_fails_only_where_the_grammar_surely_fails() -> None:
             answers(text)
         with pytest.raises(Fail):
             answers(text, "expr_imut")
-    for text in ("let (a)[1] = 1", "\"a\nb\""):
+    for text in ("let (a)[1] = 1", '"a\nb"'):
         with pytest.raises(Unsupported):
             answers(text)
 
@@ -290,3 +293,33 @@ def test_declines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "[" + ", ".join(["1"] * 50) + "]"
     assert parse(".tremor", text, True) == parse(".tremor", text, False)
     assert len(asked) == 3
+
+
+# Token soup over the characters and words where the two parsers could part ways: every
+# operator character, brackets, quotes, comments and the keywords that start or end a rule.
+TOKENS = st.sampled_from(
+    list('ab1_ \n"#{}()[]<>|`\\$.,;:=!~%+-*/&^')
+    + ["let ", "match ", " of ", " case ", " end", "=>", '"""\n', "#{", "for ", "emit ", "%{"]
+    + [" and ", " or ", " not ", "present ", "patch ", "merge ", "fn ", "use ", "<<", ">>"]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(TOKENS, max_size=40).map("".join))
+def test_same_result_on_token_soup(text: str) -> None:
+    agree(".tremor", text)
+
+
+CORPUS_TEXTS = [p.read_text() for p in PROGRAMS if p.suffix == ".tremor"][:80]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.sampled_from(CORPUS_TEXTS),
+    st.integers(min_value=0, max_value=10_000),
+    st.integers(min_value=0, max_value=3),
+    st.lists(TOKENS, max_size=3).map("".join),
+)
+def test_same_result_on_mutated_programs(text: str, at: int, cut: int, insert: str) -> None:
+    pos = at % (len(text) + 1)
+    agree(".tremor", text[:pos] + insert + text[pos + cut :])

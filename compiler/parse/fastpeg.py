@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
+from .descent import Fail, Unsupported
 from .peg import (
     Expression,
     Literal,
@@ -42,7 +43,6 @@ from .peg import (
     Sequence,
     all_expressions,
 )
-from .descent import Fail, Unsupported
 from .start_sets import PLAIN_CHARS, sequence_starts, starts
 
 Matcher = Callable[[int], "Node | None"]
@@ -794,6 +794,8 @@ def fast_visit(visitor: Any, root: Node) -> Any:
         return method(node, values)
 
     def visit_root(root: Node) -> Any:
+        if type(root) is BuiltNode:
+            return root.value
         method, leaf = lookup(root.expr.name)
         if not root.children and leaf is not _MISSING:
             return root if leaf is SELF else leaf
