@@ -390,12 +390,8 @@ def _answered(
             declines[0] -= 1
             return grammar(pos)
         node = _new(BuiltNode)
-        node.expr = ANSWERED
-        node.full_text = text
-        node.start = pos
-        node.end = end
-        node.children = LEAF
-        node.value = value
+        node.expr, node.full_text, node.start, node.end = ANSWERED, text, pos, end
+        node.children, node.value = LEAF, value
         return node
 
     return match

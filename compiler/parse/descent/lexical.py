@@ -159,15 +159,25 @@ class Lexical:
     ) -> tuple[list[Any], int]:
         """``item (_ "," _ item)* (_ ",")?`` (Fail: the first item fails at its first token)."""
         first, end = item(pos)
-        items = [first]
-        ws, text = self.ws, self.text
+        items, end = self._more(end, item, ",")
+        at = self.ws(end)
+        return [first, *items], at + 1 if self.text.startswith(",", at) else end
+
+    def _more(
+        self, end: int, item: Callable[[int], tuple[Any, int]], separators: str
+    ) -> tuple[list[Any], int]:
+        """``(_ sep _ item)*`` after an item that ends at ``end`` (``sep``: one character of
+        ``separators``): the further items and the end of the last; a separator that no item
+        follows is left unread."""
+        items = []
+        ws, text, size = self.ws, self.text, self.size
         while True:
             at = ws(end)
-            if not text.startswith(",", at):
+            if at >= size or text[at] not in separators:
                 return items, end
             try:
                 value, after = item(ws(at + 1))
             except Fail:
-                return items, at + 1
+                return items, end
             items.append(value)
             end = after

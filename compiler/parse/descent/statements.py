@@ -3,6 +3,7 @@ statements (``let``, ``emit``, ``drop``, ``match``, ``for`` and their case bodie
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...ast import script as ast
@@ -17,24 +18,13 @@ class Statements(Lexical):
         """``item (_ ";" _ item)* (_ ";")?``: the items, ``use`` groups spliced in."""
         self._item_start(pos)
         try:
+            first, end = self.item(pos)
+            more, end = self._more(end, self.item, ";")
             items: list[Any] = []
-            value, end = self.item(pos)
-            items.extend(value) if isinstance(value, list) else items.append(value)
-            ws, text = self.ws, self.text
-            while True:
-                at = ws(end)
-                if not text.startswith(";", at):
-                    break
-                try:
-                    value, after = self.item(ws(at + 1))
-                except Fail:
-                    break
+            for value in (first, *more):
                 items.extend(value) if isinstance(value, list) else items.append(value)
-                end = after
-            at = ws(end)
-            if text.startswith(";", at):
-                end = at + 1
-            return items, end
+            at = self.ws(end)
+            return items, at + 1 if self.text.startswith(";", at) else end
         except Fail:
             raise Unsupported from None
 
@@ -244,17 +234,25 @@ class Statements(Lexical):
 
     def match(self, pos: int, mutable: bool) -> tuple[ast.Match, int]:
         """``match _ expr_imut _ of _ case+ end`` (cases: ``exprs`` or ``imut_exprs``)."""
-        target, at = self.expr_imut(self.ws(pos + 5))
+        target, cases, at = self._cases(pos + 5, self.match_case, mutable)
+        end = self.expect_word("end", at)
+        node = ast.Match(target=target, cases=cases, mutable=mutable, span=Span(pos, end))
+        return node, end
+
+    def _cases(
+        self, pos: int, case: Callable[[int, bool], tuple[Any, int]], mutable: bool
+    ) -> tuple[ast.Expr, tuple[Any, ...], int]:
+        """``_ expr_imut _ of _ case+`` after ``match`` or ``for``: the target, the cases and
+        the position after them."""
+        target, at = self.expr_imut(self.ws(pos))
         at = self.ws(self.expect_word("of", self.ws(at)))
         cases = []
         while self.word(at) == "case":
-            case, at = self.match_case(at, mutable)
-            cases.append(case)
+            found, at = case(at, mutable)
+            cases.append(found)
         if not cases:
             raise Unsupported
-        end = self.expect_word("end", at)
-        node = ast.Match(target=target, cases=tuple(cases), mutable=mutable, span=Span(pos, end))
-        return node, end
+        return target, tuple(cases), at
 
     def match_case(self, pos: int, mutable: bool) -> tuple[ast.MatchCase, int]:
         """``case _ pattern_top _ guard? "=>" _ body _`` (the span ends after the last ``_``)."""
@@ -277,50 +275,21 @@ class Statements(Lexical):
     def exprs(self, pos: int) -> tuple[tuple[ast.Expr, ...], int]:
         """``expr (_ ";" _ expr)* (_ ";" &(_ (end / case)))?``."""
         first, end = self.expr(pos)
-        body = [first]
-        ws, text = self.ws, self.text
-        while True:
-            at = ws(end)
-            if not text.startswith(";", at):
-                break
-            try:
-                value, after = self.expr(ws(at + 1))
-            except Fail:
-                break
-            body.append(value)
-            end = after
-        at = ws(end)
-        if text.startswith(";", at) and self.word(ws(at + 1)) in ("end", "case"):
+        more, end = self._more(end, self.expr, ";")
+        at = self.ws(end)
+        if self.text.startswith(";", at) and self.word(self.ws(at + 1)) in ("end", "case"):
             end = at + 1
-        return tuple(body), end
+        return (first, *more), end
 
     def imut_exprs(self, pos: int) -> tuple[tuple[ast.Expr, ...], int]:
         """``expr_imut (_ ("," / ";") _ expr_imut)*``."""
         first, end = self.expr_imut(pos)
-        body = [first]
-        ws, text = self.ws, self.text
-        while True:
-            at = ws(end)
-            if at >= self.size or text[at] not in ",;":
-                break
-            try:
-                value, after = self.expr_imut(ws(at + 1))
-            except Fail:
-                break
-            body.append(value)
-            end = after
-        return tuple(body), end
+        more, end = self._more(end, self.expr_imut, ",;")
+        return (first, *more), end
 
     def for_(self, pos: int, mutable: bool) -> tuple[ast.For, int]:
         """``for _ expr_imut _ of _ for_case+ for_into? end``."""
-        target, at = self.expr_imut(self.ws(pos + 3))
-        at = self.ws(self.expect_word("of", self.ws(at)))
-        cases = []
-        while self.word(at) == "case":
-            case, at = self.for_case(at, mutable)
-            cases.append(case)
-        if not cases:
-            raise Unsupported
+        target, cases, at = self._cases(pos + 3, self.for_case, mutable)
         into = op = None
         if self.word(at) == "into":
             into, at = self.expr_imut(self.ws(at + 4))
@@ -331,7 +300,7 @@ class Statements(Lexical):
         end = self.expect_word("end", at)
         node = ast.For(
             target=target,
-            cases=tuple(cases),
+            cases=cases,
             into=into,
             fold_op=op,
             mutable=mutable,
