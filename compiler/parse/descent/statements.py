@@ -15,18 +15,15 @@ class Statements(Lexical):
     """Items and statements, one method per grammar rule."""
 
     def script_items(self, pos: int) -> tuple[list[Any], int]:
-        """``item (_ ";" _ item)* (_ ";")?``: the items, ``use`` groups spliced in."""
-        self._item_start(pos)
-        try:
-            first, end = self.item(pos)
-            more, end = self._more(end, self.item, ";")
-            items: list[Any] = []
-            for value in (first, *more):
-                items.extend(value) if isinstance(value, list) else items.append(value)
-            at = self.ws(end)
-            return items, at + 1 if self.text.startswith(";", at) else end
-        except Fail:
-            raise Unsupported from None
+        """``item (_ ";" _ item)* (_ ";")?``: the items, ``use`` groups spliced in (Fail: the
+        first item's, the only one :meth:`item` raises)."""
+        first, end = self.item(pos)
+        more, end = self._more(end, self.item, ";")
+        items: list[Any] = []
+        for value in (first, *more):
+            items.extend(value) if isinstance(value, list) else items.append(value)
+        at = self.ws(end)
+        return items, at + 1 if self.text.startswith(";", at) else end
 
     def _item_start(self, pos: int) -> None:
         if not self._can_start_expr(pos) and self.word(pos) not in _ITEM_WORDS:
