@@ -121,25 +121,16 @@ class Literals(Lexical):
 
     def binary_lit(self, pos: int) -> tuple[ast.BinaryLit, int]:
         """``"<<" _ (bin_part (_ "," _ bin_part)*)? _ ">>"``."""
-        text, ws = self.text, self.ws
+        ws = self.ws
         at = ws(pos + 2)
         parts = []
         try:
-            part, at = self.bin_part(at)
+            first, at = self.bin_part(at)
         except Fail:
-            part = None
-        if part is not None:
-            parts.append(part)
-            while True:
-                comma = ws(at)
-                if not text.startswith(",", comma):
-                    break
-                try:
-                    part, after = self.bin_part(ws(comma + 1))
-                except Fail:
-                    break
-                parts.append(part)
-                at = after
+            first = None
+        if first is not None:
+            more, at = self._more(at, self.bin_part, ",")
+            parts = [first, *more]
         end = self.expect(">>", ws(at))
         return ast.BinaryLit(parts=tuple(parts), span=Span(pos, end)), end
 
@@ -161,18 +152,8 @@ class Literals(Lexical):
         kind = None
         if text.startswith("/", at):
             name, end = self._guarded(self.ident, ws(at + 1))
-            names = [name]
-            while True:
-                dash = ws(end)
-                if not text.startswith("-", dash):
-                    break
-                try:
-                    name, after = self.ident(ws(dash + 1))
-                except Fail:
-                    break
-                names.append(name)
-                end = after
-            kind = "_".join(names)
+            names, end = self._more(end, self.ident, "-")
+            kind = "_".join((name, *names))
         part = ast.BinaryPart(
             data=data, bits=bits, kind=kind or "unsigned_big", span=Span(pos, end)
         )

@@ -133,17 +133,8 @@ class Patterns(Lexical):
             except Fail:
                 first = None
             if first is not None:
-                elems.append(first)
-                while True:
-                    comma = ws(at)
-                    if not text.startswith(",", comma):
-                        break
-                    try:
-                        value, after = self.pattern_top(ws(comma + 1))
-                    except Fail:
-                        break
-                    elems.append(value)
-                    at = after
+                more, at = self._more(at, self.pattern_top, ",")
+                elems = [first, *more]
                 comma = ws(at)
                 if text.startswith(",", comma):
                     rest = ws(comma + 1)
