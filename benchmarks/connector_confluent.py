@@ -6,7 +6,7 @@ Usage::
 
     python benchmarks/connector_confluent.py [--events 100000] [--partitions 2] [--skip-stream]
 
-A KRaft broker and karapace start on 127.0.0.1 (tests/servers/kafka.py, schema_registry.py;
+A KRaft broker and karapace start on 127.0.0.1 (tests/support/servers/kafka.py, schema_registry.py;
 ``.ci/install.d/kafka.sh`` and ``schema_registry.sh`` install them). The input subject's Avro
 record ``{n: long, text: string}`` and the output's ``{n: long, twice: long}`` are registered;
 ``--events`` messages in Confluent's wire format are produced. Figures as
@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.connector_kafka import Arrivals, _figures  # noqa: E402
 from compiler.pipeline import compile_source, kind_of  # noqa: E402
 from compiler.source import Source  # noqa: E402
-from tests.servers import kafka as server  # noqa: E402
-from tests.servers import schema_registry as registry_server  # noqa: E402
+from tests.support.servers import kafka as server  # noqa: E402
+from tests.support.servers import schema_registry as registry_server  # noqa: E402
 
 IN = {
     "type": "record",

@@ -1,5 +1,6 @@
 """End to end: a JSON-lines file → pipeline (``generic::batch`` of 500) → Elasticsearch, on a
-server started here (tests/servers/elastic.py), through the generated flow job. Prints events/s
+server started here (tests/support/servers/elastic.py), through the generated flow job. Prints
+events/s
 (over the job's whole wall time, Spark's start included) and the time to the first document
 (job start → the index's first document visible, polled every 0.2 s). Never a unit test; the
 same run is tests/test_elastic_bench.py (``-m long``).
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.flow_timing import timed_job, write_events  # noqa: E402
-from tests.servers.elastic import Elastic, elastic_server  # noqa: E402
+from tests.support.servers.elastic import Elastic, elastic_server  # noqa: E402
 
 FLOW = """define flow main
 flow

@@ -1,5 +1,5 @@
 """End to end: JSON-lines files → pipeline → ``gcs_streamer`` part files on fake-gcs-server
-started here (tests/servers/gcs.py), through the generated flow job on Hadoop's ``gs``
+started here (tests/support/servers/gcs.py), through the generated flow job on Hadoop's ``gs``
 (gcs-connector). Prints events/s (over the job's whole wall time, Spark's start included) and
 the time to the first output object (job start → the first ``part-`` object listed, polled
 every 0.2 s), and checks every event arrived once. Never a unit test.
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.flow_timing import report, timed_job, verdict  # noqa: E402
 from benchmarks.flow_timing import write_events as write_file  # noqa: E402
-from tests.servers import gcs  # noqa: E402
+from tests.support.servers import gcs  # noqa: E402
 
 FLOW = """define flow main
 flow

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.connector_net import SOURCE_FLOW, event, lines_in, module_of  # noqa: E402
-from tests.servers import net_peer  # noqa: E402
+from tests.support.servers import net_peer  # noqa: E402
 
 
 def send_all(port: int, events: int, per_request: int, clients: int, codes: list) -> None:

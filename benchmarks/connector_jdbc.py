@@ -1,5 +1,5 @@
 """End to end: a JSON-lines file → pipeline → PostgreSQL (and ClickHouse), on servers started
-here (tests/servers), through the generated flow job. Prints events/s (over the job's whole
+here (tests/support/servers), through the generated flow job. Prints events/s (over the job's whole
 wall time, Spark's start included) and the time to the first row (job start → the first row
 visible to another connection, polled every 0.1 s). Never a unit test.
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.flow_timing import report as report_run  # noqa: E402
 from benchmarks.flow_timing import timed_job, write_events  # noqa: E402
-from tests.servers import clickhouse, postgres  # noqa: E402
+from tests.support.servers import clickhouse, postgres  # noqa: E402
 
 PIPELINE = 'select {"id": event.id, "name": event.name, "score": event.score * 2} from in'
 FLOW = """define flow main

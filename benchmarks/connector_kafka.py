@@ -5,7 +5,7 @@ Usage::
 
     python benchmarks/connector_kafka.py [--events 100000] [--partitions 2] [--skip-stream]
 
-A KRaft broker is started on 127.0.0.1 (tests/servers/kafka.py; ``.ci/install.d/kafka.sh``
+A KRaft broker is started on 127.0.0.1 (tests/support/servers/kafka.py; ``.ci/install.d/kafka.sh``
 installs it); ``--events`` JSON events are produced into a topic of ``--partitions``
 partitions. The flow reads them with ``kafka_consumer``, runs a script that reads
 ``$kafka_consumer`` and rewrites each event, and writes them with ``kafka_producer``. A consumer
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from compiler.pipeline import compile_source, kind_of  # noqa: E402
 from compiler.source import Source  # noqa: E402
-from tests.servers import kafka as server  # noqa: E402
+from tests.support.servers import kafka as server  # noqa: E402
 
 FLOW = """define flow bench
 flow

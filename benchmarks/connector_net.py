@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.servers import net_peer  # noqa: E402
+from tests.support.servers import net_peer  # noqa: E402
 
 SOURCE_FLOW = """
 define flow main

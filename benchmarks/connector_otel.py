@@ -8,7 +8,7 @@ record (the benchmarks' sample event as its body and attributes).
 files; the benchmark sends the requests with grpcio (256 in flight on one channel) once the job
 listens; the clock starts at the first send, the first event is the first line in a part file,
 the end when every event is in the part files. ``otel_client``: the generated batch job file →
-otel_client against the recording peer (tests/servers/otel_peer.py), timed by
+otel_client against the recording peer (tests/support/servers/otel_peer.py), timed by
 benchmarks/flow_timing.py (the job's whole wall time, Spark's start included; the first event is
 the peer's first recorded request). Never a unit test (tests/test_otel.py runs it with
 ``-m long``).
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.connector_net import free_port, lines_in  # noqa: E402
 from benchmarks.flow_timing import sample_event, timed_job  # noqa: E402
-from tests.servers import otel_peer  # noqa: E402
+from tests.support.servers import otel_peer  # noqa: E402
 
 SERVER_FLOW = """define flow main
 flow

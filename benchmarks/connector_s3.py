@@ -1,5 +1,5 @@
 """End to end: objects under an S3 prefix → pipeline → ``s3_streamer`` part files, on moto's
-S3 server started here (tests/servers/s3.py), through the generated flow job on s3a. Prints
+S3 server started here (tests/support/servers/s3.py), through the generated flow job on s3a. Prints
 events/s (over the job's whole wall time, Spark's start included) and the time to the first
 output object (job start → the first ``part-`` object listed, polled every 0.2 s). Never a
 unit test.
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.flow_timing import report, sample_event, timed_job, verdict  # noqa: E402
-from tests.servers import s3  # noqa: E402
+from tests.support.servers import s3  # noqa: E402
 
 FLOW = """define flow main
 flow

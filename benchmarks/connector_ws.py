@@ -7,7 +7,8 @@
 send a quarter of the events each, one text frame per event; the clock starts at the first send
 (the job is already listening and has run its first micro-batch), the first event is the first
 line in a part file, the end when the last event arrived. ``ws_client``: a batch flow file →
-ws_client against the recording peer (tests/servers/ws_peer.py); the clock starts with the run,
+ws_client against the recording peer (tests/support/servers/ws_peer.py); the clock starts with the
+run,
 the first event is the first frame the peer records, the end when the peer holds every frame.
 Never a unit test (tests/test_net_ws.py runs it with ``-m long``).
 """
@@ -36,7 +37,7 @@ from benchmarks.connector_net import (  # noqa: E402
     lines_in,
     module_of,
 )
-from tests.servers import net_peer, ws_peer  # noqa: E402
+from tests.support.servers import net_peer, ws_peer  # noqa: E402
 
 
 def send_frames(port: int, events: int) -> None:

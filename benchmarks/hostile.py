@@ -1,5 +1,5 @@
 """The hostile-input accounting at scale (issue 10; never a unit test): ``--events`` labelled
-hostile lines (``tests/hostile_events.py``) through the built job of
+hostile lines (``tests/support/hostile_events.py``) through the built job of
 ``tests/fixtures/hostile/hostile.trickle`` in each ``--mode``, every line checked against its
 label as ``tests/test_hostile_input.py`` does; prints in, out, err, dropped and the window rows
 per mode, the wall time, and whether the modes agree.
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.hostile_events import generate  # noqa: E402
+from tests.support.hostile_events import generate  # noqa: E402
 from tests.test_hostile_input import MODES, account, run_job  # noqa: E402
 
 

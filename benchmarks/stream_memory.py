@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.scaling import make_data  # noqa: E402
-from tests.proc_tree import kill_tree, tree_rss  # noqa: E402
+from tests.support.proc_tree import kill_tree, tree_rss  # noqa: E402
 
 PIPELINE = ROOT / "benchmarks" / "scale" / "groups1000.trickle"
 CORES = 2

@@ -19,9 +19,9 @@ CONFORMANCE = ROOT.parent / "shared" / "conformance"
 
 
 def pytest_configure(config):
-    """Every Spark driver of the run starts faster (see :mod:`tests.fast_jvm`)."""
+    """Every Spark driver of the run starts faster (see :mod:`tests.support.fast_jvm`)."""
     if not config.option.collectonly:
-        from .fast_jvm import fast_test_jvms
+        from tests.support.fast_jvm import fast_test_jvms
 
         fast_test_jvms(ROOT)
 

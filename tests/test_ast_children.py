@@ -17,8 +17,7 @@ from compiler.diagnostics import CompileError
 from compiler.modules import _uses
 from compiler.pipeline import KINDS, parse, script_passes
 from compiler.source import Source
-
-from .paths import ROOT, SHARED
+from tests.support.paths import ROOT, SHARED
 
 FOLDERS = (
     ROOT / "golden",

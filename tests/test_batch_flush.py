@@ -18,8 +18,7 @@ from compiler.ir.scope import Global
 from compiler.pipeline import check_program, compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-
-from .paths import ROOT
+from tests.support.paths import ROOT
 
 BATCH = ROOT / "benchmarks" / "workloads" / "suite" / "batch.trickle"
 CALL = "single_unless_flushing("

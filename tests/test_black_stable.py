@@ -17,7 +17,7 @@ from compiler.codegen.fastfmt import format_job
 from compiler.codegen.stablefmt import plain_line, stable_def
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_path
-from tests.paths import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from suite_build import big_program  # noqa: E402

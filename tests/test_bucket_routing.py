@@ -22,8 +22,7 @@ from compiler.testing.loader import load_job
 from runtime_support.graph import Event
 from runtime_support.operators import Bucket, BucketRoute
 from runtime_support.spark_exec import InputMetaError
-
-from .paths import ROOT, WORKLOADS
+from tests.support.paths import ROOT, WORKLOADS
 
 MATCH = ROOT / "benchmarks" / "workloads" / "suite" / "match.trickle"
 MATCH_DATA = WORKLOADS / "data" / "match.json.xz"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from compiler.codegen.pybase import RUNTIME_MODULES, exports
-from tests.paths import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 
 @pytest.mark.parametrize("module", RUNTIME_MODULES)

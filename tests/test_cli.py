@@ -10,8 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 NASTY = {
     "binary.tremor": bytes(range(256)) * 4,

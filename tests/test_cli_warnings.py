@@ -14,8 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-
-from .paths import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 CASES = sorted(p.name for p in (CONFORMANCE / "script_warnings").iterdir() if p.is_dir())
 NANOTIME = "use tremor::system;\n\nsystem::nanotime()\n"

@@ -27,9 +27,8 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-
-from .conftest import ROOT
-from .spark_cluster import Cluster, spark_env, spark_home, standalone_cluster
+from tests.support.paths import ROOT
+from tests.support.spark_cluster import Cluster, spark_env, spark_home, standalone_cluster
 
 WINDOW = 7
 KEYS = 120

@@ -16,8 +16,7 @@ import pytest
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
 from runtime_support.stream_flow import run_stream_flow
-
-from .test_stream_flow import build, stream_args
+from tests.test_stream_flow import build, stream_args
 
 INFLUX_TO_STATSD = """
 define flow main

@@ -66,8 +66,7 @@ DECODES = [
         CASES[9],
     ),
     (
-        b'weather,location=us-midwest temperature_str="too hot\\\\\\\\\\cold" '
-        b"1465839830100400206",
+        b'weather,location=us-midwest temperature_str="too hot\\\\\\\\\\cold" 1465839830100400206',
         CASES[10],
     ),
     (

@@ -1,6 +1,6 @@
 """The ``confluent-schema-registry`` codec: Tremor's codec unit tests (creation, missing and
 invalid ``url``) as compile errors, Confluent's wire format against a real schema registry
-(karapace on a real Kafka broker, tests/servers/schema_registry.py), and a Kafka round trip
+(karapace on a real Kafka broker, tests/support/servers/schema_registry.py), and a Kafka round trip
 topic → pipeline → topic with the codec at both ends. Expected bytes are written here by hand
 from the wire format (magic 0, big-endian schema id, Avro binary datum), never by the codec."""
 
@@ -21,10 +21,9 @@ from compiler.source import Source
 from runtime_support.codec_impls.common import CodecError
 from runtime_support.codecs import codec_from
 from runtime_support.input_lines import CODEC_ERROR
-
-from .conftest import ROOT
-from .servers import kafka
-from .servers import schema_registry as server
+from tests.support.paths import ROOT
+from tests.support.servers import kafka
+from tests.support.servers import schema_registry as server
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 CSR = "confluent-schema-registry"

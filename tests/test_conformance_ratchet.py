@@ -15,8 +15,7 @@ import pytest
 from compiler.testing.cases import classify
 from compiler.testing.runner import run_case
 from compiler.testing.suites import run_suite_file
-
-from .conftest import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 LISTED = [
     line.strip()

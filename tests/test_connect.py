@@ -25,9 +25,8 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-
-from .conftest import ROOT
-from .spark_cluster import free_port, port_open_within, spark_home
+from tests.support.paths import ROOT
+from tests.support.spark_cluster import free_port, port_open_within, spark_home
 
 CONNECT_SERVER = "org.apache.spark.sql.connect.service.SparkConnectServer"
 CLIENT_PACKAGES = ("grpc", "grpc_status", "google.rpc", "zstandard")
@@ -270,8 +269,7 @@ def test_remote_options_and_errors(server: str, tmp_path: Path):
         "spark.sql.shuffle.partitions=5",
     ]
     assert shown.stderr.splitlines() == [
-        "tremorc: --conf spark.driver.memory ignored: the Spark Connect server reads it at "
-        "start-up"
+        "tremorc: --conf spark.driver.memory ignored: the Spark Connect server reads it at start-up"
     ]
     missing = subprocess.run(
         [sys.executable, str(job), "-i", "nowhere.json", "--remote", server],

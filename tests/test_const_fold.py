@@ -8,7 +8,7 @@ from compiler.ast import script as ast
 from compiler.diagnostics import CompileError
 from compiler.passes.const_fold import fold_constants
 from compiler.source import NO_SPAN, Source, Span
-from tests.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 CORPUS = CONFORMANCE / "script_errors"
 

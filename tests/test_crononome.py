@@ -206,7 +206,7 @@ def start_stream(tmp_path: Path) -> Any:
     import subprocess
     import sys
 
-    from tests.paths import ROOT
+    from tests.support.paths import ROOT
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     job = tmp_path / "job.py"
@@ -224,7 +224,7 @@ def start_stream(tmp_path: Path) -> Any:
 
 
 def stream_until(tmp_path: Path, count: int) -> None:
-    from tests.servers.net_peer import wait_until
+    from tests.support.servers.net_peer import wait_until
 
     job = start_stream(tmp_path)
     try:

@@ -69,7 +69,7 @@ def test_pipeline_with_overrides_default() -> None:
         ("deploy flow main with ival = 1, x = 2 end;", "Unknown argument: x"),
         (
             "deploy flow nope;",
-            "Artefact `nope` is not defined or not found, the following are " "defined: main",
+            "Artefact `nope` is not defined or not found, the following are defined: main",
         ),
     ],
 )

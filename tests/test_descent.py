@@ -20,7 +20,7 @@ from compiler.parse.descent import Descent, Fail, Unsupported
 from compiler.parse.fastpeg import fast_match, fast_visit
 from compiler.parse.query import QueryVisitor
 from compiler.parse.script import ScriptVisitor
-from tests.ast_spans import spanned
+from tests.support.ast_spans import spanned
 from tests.test_fastpeg import GRAMMARS, PROGRAMS
 
 

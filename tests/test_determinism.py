@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from .paths import ROOT
+from tests.support.paths import ROOT
 
 PROGRAMS = sorted(
     [

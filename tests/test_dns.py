@@ -1,9 +1,10 @@
 """The ``dns_client`` connector through real flow jobs on Spark, against a real DNS server
-(tests/servers/dns.py: dnslib's DNSServer on 127.0.0.1, a free UDP port, stopped by its PID).
+(tests/support/servers/dns.py: dnslib's DNSServer on 127.0.0.1, a free UDP port, stopped by its
+PID).
 
 Ported from tremor-runtime ``tremor-cli/tests/integration/dns`` (config.troy, in.json,
 expected_out.json) and the answer shapes of ``tremor-connectors/src/impls/dns/client.rs``;
-expectations written by hand from the zone in tests/servers/dns.py.
+expectations written by hand from the zone in tests/support/servers/dns.py.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ def lines(path: Path) -> list[Any]:
 @pytest.fixture(scope="module")
 def nameserver(tmp_path_factory: pytest.TempPathFactory) -> Any:
     pytest.importorskip("dnslib", reason="dnslib (the DNS server) absent: run .ci/install.d/dns.sh")
-    from tests.servers import dns as server
+    from tests.support.servers import dns as server
 
     process, port, queries = server.start(str(tmp_path_factory.mktemp("dns")))
     try:

@@ -1,4 +1,4 @@
-"""The ``elastic`` sink against a real Elasticsearch (tests/servers/elastic.py).
+"""The ``elastic`` sink against a real Elasticsearch (tests/support/servers/elastic.py).
 
 Ported from tremor-runtime ``tremor-cli/tests/integration/elastic-sink-only``: events
 ``{"num": n}`` (n = 1..1024), each an ``update`` with ``raw_payload`` of ``{"doc": event,
@@ -19,7 +19,7 @@ import pytest
 
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from tests.servers import elastic as es_server
+from tests.support.servers import elastic as es_server
 from tests.test_net_udp import build
 from tests.test_s3 import run_flow as run_job
 

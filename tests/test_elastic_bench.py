@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.connector_elastic import run
-from tests.servers import elastic as es_server
+from tests.support.servers import elastic as es_server
 
 pytestmark = pytest.mark.skipif(es_server.es_home() is None, reason=es_server.skip_reason())
 

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import elastic as es_server
-from tests.servers import kafka as kafka_server
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
+from tests.support.servers import elastic as es_server
+from tests.support.servers import kafka as kafka_server
 
 pytestmark = [
     pytest.mark.skipif(es_server.es_home() is None, reason=es_server.skip_reason()),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.servers import influx
+from tests.support.servers import influx
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "http_to_influx"
@@ -30,7 +30,7 @@ def iso(seconds: int) -> str:
 @needs_influx
 @pytest.mark.spark
 def test_example_http_to_influx(tmp_path: Path) -> None:
-    from tests.spark_cluster import free_port
+    from tests.support.spark_cluster import free_port
 
     with influx.influx_server(tmp_path / "influx") as server:
         server.query("CREATE DATABASE metrics")

@@ -1,5 +1,6 @@
 """examples/syslog_to_kafka end to end as its README runs it: the job (batch, 4 datagrams)
-fed by a real UDP sender, its records produced to a real Kafka broker (tests/servers/kafka.py)
+fed by a real UDP sender, its records produced to a real Kafka broker
+(tests/support/servers/kafka.py)
 and consumed back. Expected records worked by hand from examples/syslog_to_kafka/in.log
 (PRI = facility * 8 + severity, RFC 5424)."""
 
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import kafka, net_peer
+from tests.support.servers import kafka, net_peer
 from tests.test_net_udp import free_udp_port
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pytest
 
 from runtime_support.extractors import NO_MATCH, compile_extractor
 from runtime_support.extractors.grok import Grok, load_patterns
-from tests.paths import WORKLOADS
+from tests.support.paths import WORKLOADS
 
 SYSLOG = (
     r"^<%%{POSINT:syslog_pri}>(?:(?<syslog_version>\d{1,3}) )?(?:%{SYSLOGTIMESTAMP:"

@@ -23,8 +23,8 @@ from compiler.parse.deploy import DeployVisitor
 from compiler.parse.fastpeg import fast_match, fast_visit
 from compiler.parse.query import QueryVisitor
 from compiler.parse.script import ScriptVisitor
-from tests.ast_spans import spanned
-from tests.paths import CONFORMANCE, ROOT, WORKLOADS
+from tests.support.ast_spans import spanned
+from tests.support.paths import CONFORMANCE, ROOT, WORKLOADS
 
 GRAMMARS = {
     ".tremor": (("script",), ScriptVisitor),

@@ -19,8 +19,7 @@ from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}
 

@@ -108,7 +108,13 @@ def test_nesting_is_forwarded_up_to_tremorc_s_limit_and_refused_beyond() -> None
         _batch(GOOD, stream=["in", "in", None, "in", "in"]),
     ],
     ids=[
-        "bad line", "end signal", "big integer", "too deep", "source error", "meta", "streams",
+        "bad line",
+        "end signal",
+        "big integer",
+        "too deep",
+        "source error",
+        "meta",
+        "streams",
         "no stream",
     ],  # fmt: skip
 )

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from compiler.diagnostics import CompileError
 from compiler.parse.script import parse_script
 from compiler.source import Source
-from tests.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 CONF = CONFORMANCE
 CORPUS = sorted((CONF / "scripts").glob("*/script.tremor"))[:60]

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-
-from .conftest import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 PROGRAMS = [
     *((p, "script") for p in sorted(CONFORMANCE.glob("scripts/*/script.tremor"))),

@@ -15,9 +15,8 @@ from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from runtime_support.connectors.gcs import jar_path, root_url
-from tests.servers import gcs
-
-from .test_s3 import run_flow
+from tests.support.servers import gcs
+from tests.test_s3 import run_flow
 
 NEEDS_SERVER = pytest.mark.skipif(
     gcs.binary() is None or not os.path.exists(jar_path()), reason=gcs.skip_reason()

@@ -1,6 +1,6 @@
 """Golden files, through syrupy: each ``golden/<lang>/<case>/input.*`` has its AST dump
 (``ast.txt``), its ``tremorc dbg ir`` dump (``ir.txt``) and its generated job (``job.py``) as
-plain files beside it (the single-file extension ``tests/golden_files.py``).
+plain files beside it (the single-file extension ``tests/support/golden_files.py``).
 
 Regenerate deliberately with ``python3 -m pytest tests/test_golden.py --snapshot-update`` and
 review the diff: every changed line of a ``job.py`` is a change in what users run. A missing
@@ -20,9 +20,8 @@ from click.testing import CliRunner
 from compiler.ast.common import dump
 from compiler.cli import cli
 from compiler.pipeline import compile_source, kind_of, parse, read_source
-
-from .conftest import ROOT
-from .golden_files import GoldenFiles
+from tests.support.golden_files import GoldenFiles
+from tests.support.paths import ROOT
 
 CASES = sorted(p for p in (ROOT / "golden").glob("*/*/input.*"))
 
@@ -64,7 +63,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.golden_files import GoldenFiles
+from tests.support.golden_files import GoldenFiles
 
 CASE = Path(__file__).parent / "golden" / "lang" / "case" / "input.txt"
 

@@ -15,7 +15,7 @@ from compiler import grammar
 from compiler.parse import peg
 from compiler.parse.query import parse_query
 from compiler.source import Source
-from tests.paths import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 PROGRAMS = sorted((CONFORMANCE / "queries").glob("*/query.trickle"))[:25]
 

@@ -1,6 +1,7 @@
 """Nothing lost on hostile input (issue 10): the built job of ``fixtures/hostile/hostile.trickle``
 run as a user runs it (``-i``/``-o``, real Spark, several partitions) over labelled hostile lines
-(:mod:`tests.hostile_events`): every input line is accounted for, in = out + err + dropped, each
+(:mod:`tests.support.hostile_events`): every input line is accounted for, in = out + err + dropped,
+each
 line with the fate its label says, every err record with a reason and the original event, and no
 traceback on stderr.
 
@@ -22,9 +23,8 @@ import pytest
 
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
-from .hostile_events import Hostile, generate, typed, write_folder, write_lines
+from tests.support.hostile_events import Hostile, generate, typed, write_folder, write_lines
+from tests.support.paths import ROOT
 
 PROGRAM = ROOT / "tests" / "fixtures" / "hostile" / "hostile.trickle"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}

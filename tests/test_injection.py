@@ -227,7 +227,7 @@ def test_hostile_text_arrives_as_string_constants(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", sorted(PROGRAMS))
 def test_hostile_file_names(kind: str) -> None:
-    name = f"we'ird\n\"\"\"\\{HOSTILE_COMMENT}.{PROGRAMS[kind][0].split('.')[1]}"
+    name = f'we\'ird\n"""\\{HOSTILE_COMMENT}.{PROGRAMS[kind][0].split(".")[1]}'
     job = build(kind, BENIGN, name=name)
     assert shape(job) == shape(build(kind, BENIGN))
     check_whitelist(job)

@@ -17,7 +17,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from tests.servers import clickhouse, postgres
+from tests.support.servers import clickhouse, postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 PEOPLE = [{"name": "Matthias", "nickname": "intern"}, {"name": "Sasha", "nickname": "Scrabsha"}]

@@ -18,8 +18,7 @@ import pytest
 
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 QUERY = 'select {"n": event.n} from in where event.n > 1 into out;\n'
 FLOW = """define flow main

@@ -16,8 +16,7 @@ import pytest
 
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}
 PASSTHROUGH = "select event from in into out;\n"

@@ -64,8 +64,7 @@ def test_decode_errors():
 def test_encode_compact_ordered_and_bytes():
     v = {"b": b"\x00\xff", "a": [True, None, 'x\n"é'], "i": -(2**63), "u": 2**64 - 1}
     assert encode_json(v) == (
-        '{"b":"AP8=","a":[true,null,"x\\n\\"é"],"i":-9223372036854775808,'
-        '"u":18446744073709551615}'
+        '{"b":"AP8=","a":[true,null,"x\\n\\"é"],"i":-9223372036854775808,"u":18446744073709551615}'
     )
 
 

@@ -1,5 +1,6 @@
 """``kafka_consumer`` / ``kafka_producer`` against a real Kafka broker (KRaft, started by the
-test, see tests/servers/kafka.py): batch topic → pipeline → topic, Tremor's own integration test
+test, see tests/support/servers/kafka.py): batch topic → pipeline → topic, Tremor's own integration
+test
 ``tremor-cli/tests/integration/kafka_connectors`` (its consume flow and expected lines, ported by
 hand), a streaming run killed with SIGKILL and restarted from its checkpoint, and the compile
 errors of what Spark's Kafka connector can not do. Expected values are written here, never
@@ -24,10 +25,9 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
-from .proc_tree import kill_tree
-from .servers import kafka as server
+from tests.support.paths import ROOT
+from tests.support.proc_tree import kill_tree
+from tests.support.servers import kafka as server
 
 pytestmark = pytest.mark.skipif(server.classpath() is None, reason=server.skip_reason())
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

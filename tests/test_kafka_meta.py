@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .test_kafka import (  # noqa: F401
+from tests.test_kafka import (  # noqa: F401
     INTEGRATION_MESSAGES,
     _job,
     _run,

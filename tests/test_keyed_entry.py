@@ -15,8 +15,7 @@ from compiler.source import Source
 from compiler.testing.runner import ORIGINS
 from runtime_support.jsonio import decode_json
 from runtime_support.keyed_entry import entry_rows, partition_values, pid_of, spark_hash_int
-
-from .test_partition_differential import _differential
+from tests.test_partition_differential import _differential
 
 PAD = "1." + "0" * 1500  # a number Spark's reader refuses (over 1,000 digits); Tremor reads it
 PROBES = [
@@ -155,8 +154,9 @@ def test_a_field_group_is_keyed_as_its_group_code_keys_it() -> None:
             continue
     values += [[1, 2], "k", 5, None, {"k": b"\x00binary"}, {"k": {"b": [1.5, {"d": 1, "c": 2}]}}]
     for value in values:
-        fast, slow = select_keys(spec, Event(value, {}, 0)), select_keys(
-            general, Event(value, {}, 0)
+        fast, slow = (
+            select_keys(spec, Event(value, {}, 0)),
+            select_keys(general, Event(value, {}, 0)),
         )
         if isinstance(slow, Failure):
             assert isinstance(fast, Failure) and fast.value == slow.value, value

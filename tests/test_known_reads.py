@@ -10,9 +10,8 @@ import json
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-
-from .one_thread import one_thread
-from .paths import ROOT
+from tests.support.one_thread import one_thread
+from tests.support.paths import ROOT
 
 PROGRAM = ROOT / "golden" / "query" / "known_reads" / "input.trickle"
 

@@ -24,8 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 MIB = 1 << 20
 DRIVER_MEMORY_MIB = 512

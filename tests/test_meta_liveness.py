@@ -20,8 +20,7 @@ from compiler.pipeline import check_program
 from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.stages import stage_mapper
-
-from .paths import ROOT, WORKLOADS
+from tests.support.paths import ROOT, WORKLOADS
 
 SUITE = ROOT / "benchmarks" / "workloads" / "suite"
 DATA = WORKLOADS / "data" / "data.json.xz"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.paths import ROOT
-from tests.proc_tree import kill_tree
+from tests.support.paths import ROOT
+from tests.support.proc_tree import kill_tree
 
 FLOW = """
 define flow main

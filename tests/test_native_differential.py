@@ -1,6 +1,7 @@
 """The native pre-filter changes no output: with it and without it, every case gives the same.
 
-Four jobs per program (``tests/prefilter_jobs.py``): without a pre-filter, as tremorc builds it
+Four jobs per program (``tests/support/prefilter_jobs.py``): without a pre-filter, as tremorc
+builds it
 (the default path: today the same job, no lowering measured faster), and with its drop plan
 attached on the narrow lowering (where it applies) and on the variant one. The conformance
 scripts and queries: where a job is the same text as the one without a pre-filter the outputs
@@ -21,9 +22,8 @@ from compiler.pipeline import kind_of, read_source
 from compiler.source import Source
 from compiler.testing.cases import discover, input_lines
 from compiler.testing.runner import run_job_on_lines
-
-from .conftest import CONFORMANCE
-from .prefilter_jobs import prefilter_jobs
+from tests.support.paths import CONFORMANCE
+from tests.support.prefilter_jobs import prefilter_jobs
 
 PROBES = [
     '{"m":"info","a":1}',
@@ -60,8 +60,7 @@ PROGRAMS = {
     "literal": 'match event.m of case "info" => drop case "INFO" => drop case _ => event end',
     "default_drop": 'match event.m of case "warn" => event case _ => drop end',
     "record": 'match event of case %{m == "info", present a} => drop case _ => event end',
-    "absent": "match event of case %{absent a} => drop case %{a != 1} => drop "
-    "case _ => event end",
+    "absent": "match event of case %{absent a} => drop case %{a != 1} => drop case _ => event end",
     "guard": "match event of case %{present m} when event.m == null or event.a == true => drop "
     'case %{m == "warn"} when not (event.a == "1") => drop case _ => event end',
     "int_bool": "match event.a of case 1 => drop case true => drop case _ => event end",

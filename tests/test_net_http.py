@@ -21,7 +21,7 @@ from compiler.source import Source
 from runtime_support.connectors import ConnectorSpec, RunContext
 from runtime_support.connectors.net.http import HttpClientSink
 from runtime_support.flow import run_flow
-from tests.servers import net_peer
+from tests.support.servers import net_peer
 from tests.test_net_udp import build
 
 FLOW = """

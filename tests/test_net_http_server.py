@@ -27,8 +27,8 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from tests.servers import net_peer
-from tests.spark_cluster import free_port
+from tests.support.servers import net_peer
+from tests.support.spark_cluster import free_port
 from tests.test_net_udp import ROOT, build, part_lines, start_stream
 
 SERVER_FLOW = """

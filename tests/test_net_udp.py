@@ -26,7 +26,7 @@ from compiler.source import Source
 from compiler.testing.loader import load_job
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from tests.servers import net_peer
+from tests.support.servers import net_peer
 
 ROOT = Path(__file__).resolve().parents[1]
 

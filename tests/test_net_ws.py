@@ -18,15 +18,15 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from tests.servers import net_peer
-from tests.spark_cluster import free_port
+from tests.support.servers import net_peer
+from tests.support.spark_cluster import free_port
 from tests.test_net_tcp import serve_in_thread
 from tests.test_net_udp import build, part_lines
 
 websockets = pytest.importorskip(
     "websockets", reason="the websockets library is absent: run .ci/install.d/ws.sh"
 )
-from tests.servers import ws_peer  # noqa: E402
+from tests.support.servers import ws_peer  # noqa: E402
 
 SERVER_FLOW = """
 define flow server
@@ -142,7 +142,7 @@ def test_stream_server_to_client(tmp_path: Path) -> None:
 
     from websockets.sync.client import connect
 
-    from tests.paths import ROOT
+    from tests.support.paths import ROOT
 
     flow = SERVER_FLOW.replace("from file", "from ws_client", 1).replace(
         'postprocessors = ["separate"], config = {"path": @OUT@, "mode": "truncate"}',

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 NAMES = frozenset({"sparkContext", "SparkContext", "_jsc", "_jvm", "_sc"})
 FORBIDDEN = re.compile(r"\b(sparkContext|SparkContext|_jsc|_jvm|_sc)\b|\.rdd\b")

@@ -5,7 +5,7 @@
   otel_server: each request is one event in Tremor's JSON shape (expected values written by hand
   from tremor-runtime's logs.rs / metrics.rs / trace.rs conversions).
 - Our otel_client sends Tremor's ``otel-client`` integration test input (tests/data/otel/
-  client_in.json) to a grpcio server with opentelemetry-proto's servicers (tests/servers/
+  client_in.json) to a grpcio server with opentelemetry-proto's servicers (tests/support/servers/
   otel_peer.py), which records each request; Tremor's test asserts the collector printed
   ``Body: snot badger`` and ``Status message : woot``: the same fields are checked here.
 - Round trip: requests sent to otel_server → pipeline → otel_client reach the peer unchanged.
@@ -24,8 +24,8 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from runtime_support.connectors import RunContext
 from runtime_support.flow import run_flow
-from tests.servers import net_peer
-from tests.spark_cluster import free_port
+from tests.support.servers import net_peer
+from tests.support.spark_cluster import free_port
 from tests.test_net_tcp import serve_in_thread
 from tests.test_net_udp import build, part_lines
 
@@ -34,7 +34,7 @@ pytest.importorskip(
     "opentelemetry.exporter.otlp.proto.grpc",
     reason="the OpenTelemetry SDK's OTLP exporter is absent: run .ci/install.d/otel.sh",
 )
-from tests.servers import otel_peer  # noqa: E402
+from tests.support.servers import otel_peer  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "otel"
 
@@ -340,7 +340,7 @@ def test_stream_round_trip(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from tests.paths import ROOT
+    from tests.support.paths import ROOT
 
     peer, peer_port, out = otel_peer.start(str(tmp_path))
     port = free_port()

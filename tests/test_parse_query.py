@@ -119,8 +119,7 @@ def test_nested_group_set_each() -> None:
 
 def test_config_directives_and_use() -> None:
     query = parse(
-        '#!config id = "x"\n#!config metrics_interval_s = 5\nuse std::{a, b as c};\n'
-        "create stream s"
+        '#!config id = "x"\n#!config metrics_interval_s = 5\nuse std::{a, b as c};\ncreate stream s'
     )
     assert [c.key.name for c in query.config] == ["id", "metrics_interval_s"]
     assert [(u.path, u.alias) for u in query.stmts[:2]] == [
@@ -228,7 +227,7 @@ def test_spans_cover_names_and_statements() -> None:
 def test_error_after_create_lists_kinds() -> None:
     err = error_of("create window x;")
     assert err.message == (
-        "Found the token `window` but expected one of `operator`, `pipeline`, `script`, " "`stream`"
+        "Found the token `window` but expected one of `operator`, `pipeline`, `script`, `stream`"
     )
 
 

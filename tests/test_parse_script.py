@@ -13,7 +13,7 @@ from compiler.diagnostics import CompileError
 from compiler.modules import load_modules
 from compiler.parse.script import parse_script
 from compiler.source import Source
-from tests.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 CONF = CONFORMANCE
 GOOD = sorted(

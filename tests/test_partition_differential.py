@@ -22,9 +22,8 @@ from compiler.pipeline import compile_source, kind_of, read_source
 from compiler.testing.cases import Case, classify, input_lines
 from compiler.testing.loader import load_job
 from compiler.testing.runner import ORIGINS, flow_source
-
-from .conftest import CONFORMANCE, ROOT
-from .one_thread import HOSTS, one_thread, synthetic_lines
+from tests.support.one_thread import HOSTS, one_thread, synthetic_lines
+from tests.support.paths import CONFORMANCE, ROOT
 
 SPLIT = 4
 COALESCE = "spark.sql.adaptive.coalescePartitions.enabled"

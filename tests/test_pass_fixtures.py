@@ -24,8 +24,7 @@ from compiler.ir import graph as G
 from compiler.parse.script import parse_script
 from compiler.pipeline import PASSES, check_program, new_elaboration
 from compiler.source import Source
-
-from .paths import ROOT
+from tests.support.paths import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "passes"
 PASS_NAMES = tuple(name for name, _ in PASSES)

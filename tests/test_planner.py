@@ -24,8 +24,7 @@ from compiler.pipeline import check_program, kind_of
 from compiler.plan import PHASES, initial_plan, plan_of, render, run_phases, validate
 from compiler.plan.model import Edge, Forward, Hash, Plan, PlanNode, Single, Source
 from compiler.source import Source as Text
-
-from .paths import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "plan"
 

@@ -21,8 +21,7 @@ from runtime_support.connectors.file import FileSource
 from runtime_support.flow import run_flow
 from runtime_support.input_lines import SOURCE_ERROR
 from runtime_support.stream_flow import run_stream_flow
-
-from .test_stream_flow import build, stream_args
+from tests.test_stream_flow import build, stream_args
 
 pytestmark = pytest.mark.spark
 

@@ -16,7 +16,7 @@ import pytest
 
 from runtime_support.context import EventContext
 from runtime_support.errors import TremorError
-from tests.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 CORPUS = CONFORMANCE
 PASSING = Path(__file__).parent / "data" / "pyscript_passing.txt"

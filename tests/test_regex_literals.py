@@ -12,8 +12,7 @@ import pytest
 from runtime_support.extractors.base import NO_MATCH
 from runtime_support.extractors.grok import Grok, expand, load_patterns, to_python_regex
 from runtime_support.extractors.literals import required_literals
-
-from .paths import ROOT
+from tests.support.paths import ROOT
 
 APACHE = ROOT.parent / "shared" / "workloads" / "data" / "apache_access_logs.xz"
 

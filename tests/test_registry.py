@@ -24,7 +24,7 @@ from compiler.registry.connectors import SINK_FACTORIES, SOURCE_FACTORIES
 from compiler.registry.windows import EXTENSION
 from compiler.source import Source
 from runtime_support import aggregates, codecs, connectors, operators
-from tests.paths import SHARED
+from tests.support.paths import SHARED
 
 REFERENCE = SHARED / "reference" / "TREMOR.md"
 

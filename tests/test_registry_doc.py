@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.paths import ROOT, load_tool
+from tests.support.paths import ROOT, load_tool
 
 
 def _generator():

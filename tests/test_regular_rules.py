@@ -16,8 +16,8 @@ from compiler.parse.fastpeg import fast_match
 from compiler.parse.peg import Lookahead, OneOf, Quantifier, Sequence
 from compiler.parse.query import QueryVisitor
 from compiler.parse.regular import as_regex
-from tests.ast_spans import spanned
-from tests.paths import CONFORMANCE, WORKLOADS
+from tests.support.ast_spans import spanned
+from tests.support.paths import CONFORMANCE, WORKLOADS
 from tests.test_fastpeg import fast_expr
 
 TEXTS = sorted(

@@ -16,9 +16,8 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-
-from .paths import WORKLOADS
-from .stream_harness import batch_rows, stream_rows
+from tests.support.paths import WORKLOADS
+from tests.support.stream_harness import batch_rows, stream_rows
 
 PROGRAMS = {
     # Tremor's group_by_each workload: the event once per element of `tags`.

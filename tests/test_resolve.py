@@ -10,7 +10,7 @@ from compiler.modules import load_modules
 from compiler.parse.script import parse_script
 from compiler.passes.resolve import resolve
 from compiler.source import Source
-from tests.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE
 
 ERRORS = CONFORMANCE / "script_errors"
 

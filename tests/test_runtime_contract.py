@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from compiler.pipeline import compile_source, kind_of, read_source
-
-from .conftest import CONFORMANCE, ROOT
+from tests.support.paths import CONFORMANCE, ROOT
 
 PROGRAMS = sorted(
     [*CONFORMANCE.glob("scripts/*/script.tremor"), *CONFORMANCE.glob("queries/*/query.trickle")]

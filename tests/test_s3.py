@@ -16,7 +16,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from tests.servers import s3
+from tests.support.servers import s3
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -19,9 +19,8 @@ from compiler.pipeline import compile_source, read_source
 from compiler.testing.cases import classify, input_lines
 from compiler.testing.loader import load_job
 from runtime_support.stages import stage_mapper
-
-from .one_thread import one_thread, synthetic_lines
-from .paths import CONFORMANCE, ROOT
+from tests.support.one_thread import one_thread, synthetic_lines
+from tests.support.paths import CONFORMANCE, ROOT
 
 SPLITS = (1, 2, 3, 5)
 PROGRAMS = sorted((ROOT / "tests" / "fixtures" / "differential").glob("*.trickle")) + sorted(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.paths import ROOT, load_tool
+from tests.support.paths import ROOT, load_tool
 
 
 def _generator():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from compiler.passes import stdlib_names as table
 from runtime_support.stdlib import registry
-from tests.paths import ROOT, load_tool
+from tests.support.paths import ROOT, load_tool
 
 
 def test_table_is_current() -> None:

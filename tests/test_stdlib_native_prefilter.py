@@ -17,8 +17,7 @@ from compiler.lowering.report import NATIVE, classify, expressions
 from compiler.pipeline import check_source
 from compiler.source import Source
 from compiler.testing.runner import run_job_on_lines
-
-from .prefilter_jobs import prefilter_jobs
+from tests.support.prefilter_jobs import prefilter_jobs
 
 PROGRAMS = {
     "contains": "use std::string;\nmatch event of case %{present m} when string::contains(event.m, "

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 KEYED = ROOT / "tests" / "fixtures" / "streaming" / "keyed.trickle"
 

@@ -19,9 +19,8 @@ from pathlib import Path
 
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
-from .proc_tree import kill_tree
+from tests.support.paths import ROOT
+from tests.support.proc_tree import kill_tree
 
 # A script, then a keyed tilt frame: a 3-event size window feeding a 25-unit interval window
 # (``--ingest-ns index``: event i is at time i, so every run sees the same times).

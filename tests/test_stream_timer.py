@@ -16,9 +16,8 @@ from pathlib import Path
 
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-
-from .conftest import ROOT
-from .proc_tree import alive, descendants, kill_tree
+from tests.support.paths import ROOT
+from tests.support.proc_tree import alive, descendants, kill_tree
 
 PIPELINE = """
 define window two_seconds from tumbling

@@ -17,11 +17,10 @@ import pytest
 from compiler.pipeline import compile_source, kind_of, read_source
 from compiler.testing.cases import classify, input_lines
 from compiler.testing.loader import load_job
-
-from .conftest import CONFORMANCE, ROOT
-from .one_thread import synthetic_lines
-from .stream_harness import batch_rows, stream_rows
-from .test_partition_differential import _golden_lines
+from tests.support.one_thread import synthetic_lines
+from tests.support.paths import CONFORMANCE, ROOT
+from tests.support.stream_harness import batch_rows, stream_rows
+from tests.test_partition_differential import _golden_lines
 
 QUERIES = [
     line.strip()

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from .conftest import ROOT
+from tests.support.paths import ROOT
 
 PATHS = ["compiler", "runtime_support", "tests", "tools", "benchmarks"]
 

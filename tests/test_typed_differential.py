@@ -303,8 +303,7 @@ def test_conformance_cases_typed_equals_python(spark) -> None:
     from compiler.diagnostics import CompileError
     from compiler.lowering.schema import SchemaError
     from compiler.testing.cases import discover, input_lines
-
-    from .conftest import CONFORMANCE
+    from tests.support.paths import CONFORMANCE
 
     ran, differences = [], []
     for category in ("scripts", "queries"):

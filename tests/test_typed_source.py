@@ -14,9 +14,8 @@ from compiler.lowering.schema import parse_schema
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-
-from .test_typed_differential import PROGRAMS, SCHEMA
-from .test_typed_differential import frame_outputs as outputs
+from tests.test_typed_differential import PROGRAMS, SCHEMA
+from tests.test_typed_differential import frame_outputs as outputs
 
 ROWS = [
     ("info", 1, None, None, None),
@@ -154,7 +153,7 @@ def test_real_workflow_on_a_typed_source_equals_python(spark) -> None:
     the same outputs as the plain job on the rows' JSON; its typed plan is in use."""
     import lzma
 
-    from .paths import ROOT, WORKLOADS
+    from tests.support.paths import ROOT, WORKLOADS
 
     ddl = (
         "about STRING, guid STRING, abool BOOLEAN, aint BIGINT, short_message STRING, "
@@ -204,7 +203,7 @@ def test_match_workload_on_a_typed_source_equals_python(spark) -> None:
     JSON, with the same ingest times."""
     import lzma
 
-    from .paths import ROOT, WORKLOADS
+    from tests.support.paths import ROOT, WORKLOADS
 
     names = [part.split(" ")[0].strip("`") for part in MATCH_DDL.split(", ")]
     names = [n for n in names if not n.startswith("pipeline")]

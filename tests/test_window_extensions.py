@@ -321,7 +321,7 @@ def test_late_events_reach_the_jobs_late_port(spark, tmp_path: Path) -> None:
 def test_streaming_equals_batch(program: Path, stream_spark, tmp_path: Path) -> None:
     """The fixture as a streaming query over 3 micro-batches (ingest time = position, end of
     input flushed) gives the batch job's rows, every port."""
-    from tests.stream_harness import batch_rows, stream_rows
+    from tests.support.stream_harness import batch_rows, stream_rows
 
     module = load_job(compile_source(Source(program.name, program.read_text()), "query").job, "s")
     lines = (program.parent / f"{program.stem}.in.jsonl").read_text().splitlines()

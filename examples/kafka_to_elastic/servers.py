@@ -1,5 +1,5 @@
 """Local servers for the example: a Kafka broker (KRaft) and an Elasticsearch node on free ports
-of 127.0.0.1 (tests/servers/*.py; install them with .ci/install.d/kafka.sh and elastic.sh).
+of 127.0.0.1 (tests/support/servers/*.py; install them with .ci/install.d/kafka.sh and elastic.sh).
 Creates the topic `logs`, sends in.json's lines to it, writes `<folder>/flow.troy` (this
 example's flow with the servers' addresses) and serves until Ctrl-C.
 
@@ -14,10 +14,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))  # the repository root: tests.servers
+sys.path.insert(0, str(HERE.parents[1]))  # the repository root: tests.support.servers
 
-from tests.servers.elastic import elastic_server  # noqa: E402
-from tests.servers.kafka import kafka_broker  # noqa: E402
+from tests.support.servers.elastic import elastic_server  # noqa: E402
+from tests.support.servers.kafka import kafka_broker  # noqa: E402
 
 
 def local_flow(brokers: str, nodes: str) -> str:

@@ -1,5 +1,5 @@
 """A real OTLP/gRPC receiver for the otel_client tests: grpcio's server with opentelemetry-proto's
-logs, metrics and trace servicers. ``python -m tests.servers.otel_peer PORT_FILE OUT_FILE``
+logs, metrics and trace servicers. ``python -m tests.support.servers.otel_peer PORT_FILE OUT_FILE``
 listens on 127.0.0.1 on a free port, writes the port to PORT_FILE (moved in whole) and appends
 one line per export request it answered OK, ``<service>\\t<request as hex protobuf>``, in bursts
 of up to 1000 (the first at once); it runs until it is killed (SIGTERM flushes what it holds).
@@ -16,7 +16,7 @@ import time
 from concurrent import futures
 from typing import Any
 
-from tests.servers.net_peer import _publish, stop
+from tests.support.servers.net_peer import _publish, stop
 
 
 class _Recorder:
@@ -114,8 +114,10 @@ def start(folder: str) -> tuple[subprocess.Popen, int, str]:
     :func:`stop` (by its PID)."""
     port_file = os.path.join(folder, "otel-peer.port")
     out_file = os.path.join(folder, "otel-peer.out")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    command = [sys.executable, "-m", "tests.servers.otel_peer", port_file, out_file]
+    root = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    )
+    command = [sys.executable, "-m", "tests.support.servers.otel_peer", port_file, out_file]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": root}, cwd=root)
     deadline = time.monotonic() + 60
     while not os.path.exists(port_file):

@@ -1,5 +1,6 @@
 """A real DNS server for the dns_client tests: dnslib's ``DNSServer`` (UDP) answering from a
-fixed zone, authoritatively. ``python -m tests.servers.dns PORT_FILE`` listens on 127.0.0.1 on a
+fixed zone, authoritatively. ``python -m tests.support.servers.dns PORT_FILE`` listens on 127.0.0.1
+on a
 free UDP port, writes the port to PORT_FILE (moved in whole), appends ``<name> <type>`` to
 QUERY_LOG for each query it answers (flushed at once) and runs until it is killed.
 
@@ -16,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from tests.servers.net_peer import _publish, stop
+from tests.support.servers.net_peer import _publish, stop
 
 ZONE = """\
 $TTL 300
@@ -80,8 +81,10 @@ def start(folder: str) -> tuple[subprocess.Popen, int, str]:
     PID)."""
     port_file = os.path.join(folder, "dns.port")
     query_log = os.path.join(folder, "dns.queries")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    command = [sys.executable, "-m", "tests.servers.dns", port_file, query_log]
+    root = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    )
+    command = [sys.executable, "-m", "tests.support.servers.dns", port_file, query_log]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": root}, cwd=root)
     deadline = time.monotonic() + 30
     while not os.path.exists(port_file):

@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port, port_open_within
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port, port_open_within
 
 ES_VERSION = os.environ.get("ES_VERSION", "7.17.0")
 INSTALL = ".ci/install.d/elastic.sh"
@@ -180,7 +180,7 @@ def _wait_ready(server: Elastic, process: subprocess.Popen, timeout: float) -> N
     raise AssertionError("Elasticsearch did not start:\n" + server.log.read_text()[-3000:])
 
 
-if __name__ == "__main__":  # python3 -m tests.servers.elastic: serve until Ctrl-C
+if __name__ == "__main__":  # python3 -m tests.support.servers.elastic: serve until Ctrl-C
     with elastic_server() as es:
         print(f"Elasticsearch at {es.url} (pid {es.pid}); Ctrl-C stops it", flush=True)
         try:

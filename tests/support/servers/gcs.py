@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port
 
 INSTALL = ".ci/install.d/gcs.sh"
 

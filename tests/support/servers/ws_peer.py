@@ -1,5 +1,5 @@
 """A real websocket server (the ``websockets`` library) for the ws_client tests:
-``python -m tests.servers.ws_peer PORT_FILE OUT_FILE`` listens on 127.0.0.1 on a free port,
+``python -m tests.support.servers.ws_peer PORT_FILE OUT_FILE`` listens on 127.0.0.1 on a free port,
 writes the port to PORT_FILE (moved in whole) and appends one JSON line per frame it received,
 ``{"conn": n, "binary": bool, "data": text or hex}``, in bursts of up to 1000 frames of one
 connection (the first frame of the first connection at once; the rest when the connection
@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any
 
-from tests.servers.net_peer import _publish, _record, stop
+from tests.support.servers.net_peer import _publish, _record, stop
 
 
 def serve_ws(port_file: str, out_file: str) -> None:
@@ -54,8 +54,10 @@ def start(folder: str) -> tuple[subprocess.Popen, int, str]:
     """Start the peer recording into ``folder``: ``(process, port, out_file)``; stop it with
     :func:`stop` (by its PID)."""
     port_file, out_file = os.path.join(folder, "ws-peer.port"), os.path.join(folder, "ws-peer.out")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    command = [sys.executable, "-m", "tests.servers.ws_peer", port_file, out_file]
+    root = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    )
+    command = [sys.executable, "-m", "tests.support.servers.ws_peer", port_file, out_file]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": root}, cwd=root)
     deadline = time.monotonic() + 30
     while not os.path.exists(port_file):

@@ -1,4 +1,4 @@
-"""A real socket peer for the network connector tests: ``python -m tests.servers.net_peer
+"""A real socket peer for the network connector tests: ``python -m tests.support.servers.net_peer
 tcp|udp|http PORT_FILE OUT_FILE`` binds 127.0.0.1 on a free port, writes the port to PORT_FILE
 (moved in whole), and records what it receives to OUT_FILE until it is killed.
 
@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any
 
-from tests.servers.process import stop_process
+from tests.support.servers.process import stop_process
 
 
 def _publish(port_file: str, port: int) -> None:
@@ -121,9 +121,11 @@ def start(kind: str, folder: str) -> tuple[subprocess.Popen, int, str]:
     stop it with :func:`stop`."""
     port_file = os.path.join(folder, f"{kind}-peer.port")
     out_file = os.path.join(folder, f"{kind}-peer.out")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    )
     env = {**os.environ, "PYTHONPATH": root}
-    command = [sys.executable, "-m", "tests.servers.net_peer", kind, port_file, out_file]
+    command = [sys.executable, "-m", "tests.support.servers.net_peer", kind, port_file, out_file]
     process = subprocess.Popen(command, env=env, cwd=root)
     deadline = time.monotonic() + 30
     while not os.path.exists(port_file):

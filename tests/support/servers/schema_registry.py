@@ -1,7 +1,7 @@
 """A real Confluent-compatible schema registry for tests: Aiven's karapace (from its source, in
 its own virtualenv, as ``.ci/install.d/schema_registry.sh`` installs it) on 127.0.0.1 at a free
 port, storing its schemas in the ``_schemas`` topic of a real Kafka broker
-(:mod:`tests.servers.kafka`), stopped by its PID.
+(:mod:`tests.support.servers.kafka`), stopped by its PID.
 
 Invariant: when :func:`schema_registry` yields, the registry answers ``GET /subjects``.
 """
@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers.kafka import Broker
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port
+from tests.support.servers.kafka import Broker
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port
 
 HOME = Path(os.environ.get("KARAPACE_HOME", Path.home() / ".cache" / "tremorc"))
 PYTHON = HOME / "karapace-venv" / "bin" / "python"

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port, port_open_within
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port, port_open_within
 
 INSTALL = ".ci/install.d/s3.sh"
 KEY, SECRET, REGION = "tremor", "snot_badger", "eu-central-1"

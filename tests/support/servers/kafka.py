@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port, port_open_within
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port, port_open_within
 
 KAFKA_VERSION = os.environ.get("KAFKA_VERSION", "4.1.1")
 CLASSPATH_FILE = Path.home() / ".cache" / "tremorc" / f"kafka-{KAFKA_VERSION}.classpath"

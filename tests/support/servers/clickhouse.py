@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers.process import stop_process
-from tests.spark_cluster import free_port, port_open_within
+from tests.support.servers.process import stop_process
+from tests.support.spark_cluster import free_port, port_open_within
 
 INSTALL = ".ci/install.d/clickhouse.sh"
 

@@ -1,0 +1,1 @@
+"""What the tests share: paths, real servers, Spark clusters, harnesses."""
