@@ -47,7 +47,7 @@ METRICS_DOC = (
     "source: Tremor's metrics events (`events` per node and port of the pipelines with "
     "`#!config metrics_interval_s`, `connector_events` of the connectors with "
     "`metrics_interval_s`); batch: the final counts, after the other sinks are written, through "
-    "the pipelines it feeds (a second pass); counted on the executors (README, Metrics)"
+    "the pipelines it feeds (a second pass); counted on the executors (docs/connectors.md, Metrics)"
 )
 
 #: Config keys Tremor's exit connector has and a batch job cannot honour (see README).

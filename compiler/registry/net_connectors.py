@@ -23,7 +23,7 @@ TLS = "TLS is not implemented by tremorc's network connectors; terminate TLS in 
 URL = "`host:port` (or `scheme://host:port`)"
 SERVER = (
     "listens on the driver; batch: until `--ticks` events (default 10) arrived; stream: while "
-    "the job runs, spooled under the checkpoint (see README, Connectors and codecs)"
+    "the job runs, spooled under the checkpoint (see docs/connectors.md)"
 )
 SOCKET_UDP = '`{"SO_REUSEPORT": bool}`'
 SOCKET_TCP = '`{"SO_REUSEPORT": bool, "TCP_NODELAY": bool}` (TCP_NODELAY: default true)'

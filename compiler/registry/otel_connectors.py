@@ -22,7 +22,7 @@ URL = (
 )
 SHAPE = (
     'one event per OTLP export request in Tremor\'s JSON shape (`{"logs": [...]}`, '
-    '`{"metrics": [...]}`, `{"trace": [...]}`: see README, Connectors and codecs)'
+    '`{"metrics": [...]}`, `{"trace": [...]}`: see docs/connectors.md)'
 )
 SERVER = (
     "source: an OTLP/gRPC receiver (logs, metrics and trace services) listening on the driver; "

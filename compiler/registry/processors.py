@@ -43,7 +43,7 @@ PREPROCESSORS = Registry(
                 ),
             ),
             factory=PRE + "Separate",
-            doc="split at separator (named alone: no length limit, see the README)",
+            doc="split at separator (named alone: no length limit, see docs/tremor-users.md)",
         ),
         Entry(name="remove-empty", factory=PRE + "RemoveEmpty", doc="drop empty messages"),
         Entry(name="base64", factory=PRE + "Base64", doc="base64-decode"),
