@@ -3,9 +3,9 @@
 :func:`parse_with` lexes (Tremor lexes the whole file first, so lexical errors win over syntax
 errors), parses with :func:`~compiler.grammar.load_grammar`'s grammar and builds the AST with a
 parsimonious ``NodeVisitor``. A text that does not parse is parsed again with a
-:class:`FailureRecorder`, which keeps every terminal that failed at the furthest position reached;
-the error names the token the lexer found there and the tokens the grammar expected there, in
-Tremor's words (:data:`TOKEN_NAMES`, :func:`expected_tokens`).
+:class:`FailureRecorder`, which keeps the terminals that failed where each token starts; the error
+names the token at the furthest of them and the tokens the grammar expected there, in Tremor's
+words (:data:`TOKEN_NAMES`, :meth:`FailureRecorder.expected`).
 
 Invariant: everything here raises or returns ``CompileError`` only; no other exception escapes
 :func:`parse_with` or :func:`run_guarded`.
@@ -18,11 +18,12 @@ import sys
 import threading
 from collections import defaultdict
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from parsimonious.exceptions import ParseError
+
 from ..diagnostics import CompileError
-from ..grammar import grammar_text, load_grammar
+from ..grammar import load_grammar
 from ..lex import KEYWORDS, Token, tokenize
 from ..source import Source, Span
 
@@ -160,8 +161,7 @@ class FailureRecorder:
         self._kinds = Literal, Regex
         self.excluded = excluded
         self.places = frozenset([end, *(token.start for token in tokens)])
-        #: where each punctuation token ends, by its start (see :class:`_TokenLiteral`)
-        self.punctuation = {t.start: t.end for t in tokens if t.kind == "punct"}
+        self.punctuation = punctuation(tokens)  # as compiler.grammar.TokenLiteral reads it
         self.failed: dict[int, set[str]] = {}
         self._pending: Expression | None = None
 
@@ -240,48 +240,25 @@ def _unnamed_inside(expr: Expression) -> list[Expression]:
     return [expr, *(t for m in getattr(expr, "members", ()) for t in _unnamed_inside(m))]
 
 
-def _token_literal_class() -> type:
-    from parsimonious.expressions import Literal
+class _Punctuated(ParseError):  # type: ignore[misc]
+    """parsimonious' ``ParseError`` with the ``punctuation`` a
+    :class:`~compiler.grammar.TokenLiteral` reads."""
 
-    class _TokenLiteral(Literal):  # type: ignore[misc]
-        """A literal that, matched during a :class:`FailureRecorder`'s parse, fails when it is
-        only the start of the punctuation token the lexer found there (``::`` in ``:::``), as
-        in Tremor's parser, which reads whole tokens."""
-
-        __slots__ = ()
-
-        def _uncached_match(self, text: str, pos: int, cache: Any, error: Any) -> Any:
-            node = super()._uncached_match(text, pos, cache, error)
-            if node is not None and node.end < error.punctuation.get(pos, node.end):
-                return None
-            return node
-
-    return _TokenLiteral
+    def __init__(self, text: str, tokens: list[Token]) -> None:
+        super().__init__(text)
+        self.punctuation = punctuation(tokens)
 
 
-@cache
-def error_grammar(*names: str) -> Grammar:
-    """The grammar of ``names`` with every literal a token literal (see
-    :func:`_token_literal_class`): what a :class:`FailureRecorder` parses with."""
-    from parsimonious import Grammar
-    from parsimonious.expressions import Literal
-
-    grammar = Grammar(grammar_text(*names))
-    token_literal = _token_literal_class()
-    seen: set[int] = set()
-    stack: list[Any] = list(grammar.values())
-    while stack:
-        expr = stack.pop()
-        if id(expr) not in seen:
-            seen.add(id(expr))
-            if type(expr) is Literal:
-                expr.__class__ = token_literal
-            stack.extend(getattr(expr, "members", ()))
-    return grammar
+def punctuation(tokens: list[Token]) -> dict[int, int]:
+    """Where each punctuation token ends, by where it starts."""
+    return {token.start: token.end for token in tokens if token.kind == "punct"}
 
 
-def _failures(names: tuple[str, ...], rule: str | None, text: str, tokens: list[Token]):
-    grammar = error_grammar(*names)
+def _failures(
+    names: tuple[str, ...], rule: str | None, text: str, tokens: list[Token]
+) -> FailureRecorder:
+    """The failures of a parse of ``text`` by ``rule`` of the grammar of ``names``."""
+    grammar = load_grammar(*names)
     expr = grammar.default_rule if rule is None else grammar[rule]
     recorder = FailureRecorder(lookahead_terminals(grammar), tokens, len(text))
     expr.match_core(text, 0, defaultdict(dict), recorder)
@@ -319,7 +296,7 @@ def syntax_error(
     )
 
 
-# parsimonious parses ~30 kB/s with its packrat cache; beyond this a parse would take minutes.
+#: The longest text parsed (the packrat parse's time and memory grow with the text).
 MAX_SOURCE_CHARS = 1_000_000
 
 
@@ -341,15 +318,13 @@ def parse_with(
         )
 
     def run() -> Any:
-        from parsimonious.exceptions import ParseError
-
         try:
             tokens = tokenize(text)
         except CompileError as err:
             raise lexical_error(err, text) from None
         grammar = load_grammar(*names)
         expr = grammar.default_rule if rule is None else grammar[rule]
-        node = expr.match_core(text, 0, defaultdict(dict), ParseError(text))
+        node = expr.match_core(text, 0, defaultdict(dict), _Punctuated(text, tokens))
         if node is None or node.end < len(text):
             raise syntax_error(names, rule, text, tokens)
         return visitor.visit(node)
