@@ -129,13 +129,12 @@ TOKEN_NAMES = {
     "plain_ident": "<ident>",
     "quoted_ident": "<ident>",
     "mod_comment": "<mod-comment>",
+    "doc_comment": "<doc-comment>",
 }
 # Keyword rules are ``word(?!\w)`` regexes; parsimonious may rename them after an aliasing rule
 # (``event_root = kw_event``), so they are recognised by pattern, not by name.
 _KEYWORD = re.compile(r"([a-z]+)\(\?!\\w\)")
 _KEYWORD_TOKENS = {"true": "bool", "false": "bool", "null": "nil"}
-# Tremor's grammar lets a doc comment precede these statements.
-_DOC_STARTS = {"define", "deploy", "const", "fn", "intrinsic"}
 # Tremor orders expected tokens by terminal name; only the heredoc's differs from its text.
 _SORT_NAME = {'"""': "heredoc"}
 # Tokens Tremor's expected lists name more than once: its grammar has two terminals shown as
@@ -145,7 +144,7 @@ _REPEATED = {".": 2}
 
 class FailureRecorder:
     """Stands in for parsimonious' ``ParseError`` during matching and keeps, for each place a
-    token of Tremor's lexer starts (and the end of the text), the Tremor names of every terminal
+    token of Tremor's lexer starts (and each of ``ends``), the Tremor names of every terminal
     that failed there (parsimonious only keeps one expression, at the furthest position).
 
     Tremor's parser reads whole tokens, so a terminal the PEG tries inside a token (the second
@@ -155,12 +154,12 @@ class FailureRecorder:
     every key is in ``places``.
     """
 
-    def __init__(self, excluded: frozenset[int], tokens: list[Token], end: int) -> None:
+    def __init__(self, excluded: frozenset[int], tokens: list[Token], *ends: int) -> None:
         from parsimonious.expressions import Literal, Regex
 
         self._kinds = Literal, Regex
         self.excluded = excluded
-        self.places = frozenset([end, *(token.start for token in tokens)])
+        self.places = frozenset([*ends, *(token.start for token in tokens)])
         self.punctuation = punctuation(tokens)  # as compiler.grammar.TokenLiteral reads it
         self.failed: dict[int, set[str]] = {}
         self._pending: Expression | None = None
@@ -202,9 +201,7 @@ class FailureRecorder:
 
     def expected(self, at: int) -> list[str]:
         """The tokens expected at ``at``, back-ticked and in Tremor's order."""
-        names = set(self.failed.get(at, ()))
-        if names & _DOC_STARTS:
-            names.add("<doc-comment>")
+        names = self.failed.get(at, set())
         ordered = sorted(names, key=lambda n: _SORT_NAME.get(n, n))
         return [f"`{n}`" for n in ordered for _ in range(_REPEATED.get(n, 1))]
 
@@ -257,12 +254,26 @@ def punctuation(tokens: list[Token]) -> dict[int, int]:
 def _failures(
     names: tuple[str, ...], rule: str | None, text: str, tokens: list[Token]
 ) -> FailureRecorder:
-    """The failures of a parse of ``text`` by ``rule`` of the grammar of ``names``."""
+    """The failures of a parse of ``text`` by ``rule`` of the grammar of ``names``.
+
+    parsimonious does not try a repetition's (or an option's) expression where it would start at
+    the end of the text. The text is parsed with a newline and a NUL appended (the whitespace
+    rule takes the newline, no rule the NUL), so every expression that could follow the text is
+    tried; what failed after the newline counts as failed at the end of the text.
+    """
     grammar = load_grammar(*names)
     expr = grammar.default_rule if rule is None else grammar[rule]
-    recorder = FailureRecorder(lookahead_terminals(grammar), tokens, len(text))
-    expr.match_core(text, 0, defaultdict(dict), recorder)
+    end = len(text)
+    recorder = FailureRecorder(lookahead_terminals(grammar), tokens, end, end + 1)
+    expr.match_core(text + "\n\0", 0, defaultdict(dict), recorder)
+    if end + 1 in recorder.failed:
+        recorder.failed.setdefault(end, set()).update(recorder.failed.pop(end + 1))
     return recorder
+
+
+def _wanted(recorder: FailureRecorder, at: int) -> str:
+    expected = recorder.expected(at)
+    return expected[0] if len(expected) == 1 else "one of " + ", ".join(expected)
 
 
 def syntax_error(
@@ -278,14 +289,16 @@ def syntax_error(
     recorder = _failures(names, rule, text, tokens)
     furthest = max(recorder.failed, default=0)
     index = next((k for k, t in enumerate(tokens) if t.start >= furthest), None)
+    if index is None and not tokens:
+        return CompileError(
+            f"Found the end of the file but expected {_wanted(recorder, len(text))}"
+        )
     if index is None:
-        if not tokens:
-            return CompileError("Found the end of the file but expected an expression")
         index = len(tokens) - 1
         recorder = _failures(names, rule, text[: tokens[index].start], tokens[:index])
     tok = tokens[index]
     expected = recorder.expected(tok.start)
-    wanted = expected[0] if len(expected) == 1 else "one of " + ", ".join(expected)
+    wanted = _wanted(recorder, tok.start)
     shown = tok.text if tok.kind != "str" else '"'
     span = Span(tok.start, tok.end)
     return CompileError(

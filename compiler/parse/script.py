@@ -236,10 +236,6 @@ class ScriptVisitor(NodeVisitor):
     def visit_config_directive(self, node: PNode, children: list[Any]) -> tuple[str, ast.Expr]:
         return children[2], children[6]
 
-    def visit_doc_comment(self, node: PNode, _children: list[Any]) -> str:
-        lines = [line.strip()[2:] for line in node.text.splitlines() if line.strip()]
-        return "\n".join(line[1:] if line.startswith(" ") else line for line in lines)
-
     # -- docs -----------------------------------------------------------------------------------
 
     def doc_before(self, offset: int) -> str | None:

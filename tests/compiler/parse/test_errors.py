@@ -82,5 +82,20 @@ def test_doc_comments_are_expected_before_definitions() -> None:
 
 
 def test_lexical_errors_win_over_syntax_errors() -> None:
-    err = error_of(parse_script, "let = 1; \"abc")
+    err = error_of(parse_script, 'let = 1; "abc')
     assert "string" in err.message
+
+
+def test_what_may_follow_the_last_token_is_expected_without_space_before_the_end() -> None:
+    spaced = expected_of(error_of(parse_script, "event >").message)
+    assert expected_of(error_of(parse_script, "event>").message) == spaced
+    assert "`[`" in spaced and "`and`" in spaced
+
+
+def test_an_empty_file_names_what_may_start_one() -> None:
+    err = error_of(parse_deploy, "# nothing\n")
+    assert err.message.startswith("Found the end of the file but expected one of ")
+    assert {"`#!config`", "`<mod-comment>`", "`define`", "`deploy`", "`use`"} <= set(
+        expected_of(err.message)
+    )
+    assert "`<mod-comment>`" not in expected_of(error_of(parse_query, "").message)
