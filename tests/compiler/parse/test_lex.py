@@ -160,11 +160,12 @@ PIECES = st.sampled_from(
 @given(st.lists(PIECES, max_size=12).map("".join))
 def test_any_text_lexes_or_is_a_lexical_error(text: str) -> None:
     """Tokens in source order, never overlapping, inside the text; or a CompileError with a span
-    inside the text (no other exception)."""
+    inside the text, or just past its end (an unexpected end of the text), and no other
+    exception."""
     try:
         tokens = tokenize(text)
     except CompileError as err:
-        assert err.span is not None and 0 <= err.span.start <= err.span.end <= len(text)
+        assert err.span is not None and 0 <= err.span.start <= err.span.end <= len(text) + 1
         return
     ends = [0, *(t.end for t in tokens)]
     assert all(e <= t.start <= t.end <= len(text) for e, t in zip(ends[:-1], tokens, strict=True))
