@@ -1,11 +1,12 @@
 """Parse tremor-script text into :mod:`compiler.ast.script` nodes.
 
-``parse_script`` = lexer (errors first, as in Tremor) + the ``script.ppeg`` grammar + the
-:class:`ScriptVisitor` below. The visitor only builds the tree: no semantic checks. Layered
-precedence rules fold into left-associative :class:`~compiler.ast.script.Binary` nodes.
+``parse_script`` = :func:`~compiler.parse.errors.parse_with` (lexer first, as in Tremor, then the
+``script.ppeg`` grammar) + the :class:`ScriptVisitor` below. The visitor only builds the tree: no
+semantic checks. Layered precedence rules fold into left-associative
+:class:`~compiler.ast.script.Binary` nodes.
 
 Helper values passed between visit methods (never in the final tree): ``str`` for identifiers and
-operators, lists for repeated groups, and ``_Segs`` for path segment lists.
+operators, lists for repeated groups and path segments.
 """
 
 from __future__ import annotations
