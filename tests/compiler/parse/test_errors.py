@@ -99,3 +99,15 @@ def test_an_empty_file_names_what_may_start_one() -> None:
         expected_of(err.message)
     )
     assert "`<mod-comment>`" not in expected_of(error_of(parse_query, "").message)
+
+
+def test_every_keyword_rule_spells_a_keyword_of_the_lexer() -> None:
+    """The grammar's ``kw_*`` rules and the lexer agree on what a keyword is (``session``, a
+    tremorc window kind, is the one word the grammar reads that Tremor does not reserve)."""
+    grammar = load_grammar("deploy", "query", "script")
+    words = {name.removeprefix("kw_") for name in grammar if name.startswith("kw_")}
+    assert words - KEYWORDS == {"session"}
+    for word in words:
+        assert grammar["kw_" + word].match(word).end == len(word)
+        with pytest.raises(ParseError):
+            grammar["kw_" + word].match(word + "x")
