@@ -135,10 +135,11 @@ TOKEN_NAMES = {
 # (``event_root = kw_event``), so they are recognised by pattern, not by name.
 _KEYWORD = re.compile(r"([a-z]+)\(\?!\\w\)")
 _KEYWORD_TOKENS = {"true": "bool", "false": "bool", "null": "nil"}
-# Tremor orders expected tokens by terminal name; only the heredoc's differs from its text.
+# Tremor orders expected tokens by terminal name; only the heredoc's (`heredoc_start`) differs
+# from the text it is shown as.
 _SORT_NAME = {'"""': "heredoc"}
-# Tokens Tremor's expected lists name more than once: its grammar has two terminals shown as
-# `.` (the PEG has one).
+# Tremor's grammar declares the terminal `.` twice (its `extern` token list maps "." to
+# Token::Dot two times), so each of its expected lists that names `.` names it twice.
 _REPEATED = {".": 2}
 
 
