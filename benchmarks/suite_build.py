@@ -14,8 +14,6 @@ from pathlib import Path
 
 from suite_data import BY_NAME, ROOT
 
-GRAMMAR_DEPLOY = ("deploy", "query", "script")  # compiler/parse/deploy.py
-
 # The workloads whose `define script` blocks the large program repeats (renamed).
 SCRIPT_SOURCES = ("real-workflow-throughput-json", "let", "merge")
 
@@ -44,18 +42,9 @@ def build_times(path: Path, runs: int) -> dict[str, float]:
 def _write_bytecode() -> None:
     """Compile the compiler's sources to ``.pyc`` once, as an installed package has them: with
     ``PYTHONDONTWRITEBYTECODE=1`` (set on some machines) and a fresh checkout, every CLI run
-    would otherwise compile them again (~0.2 s CPU), which no user's install pays; nor build
-    the grammars (~0.05 s), whose cache is written where the bytecode is."""
+    would otherwise compile them again (~0.2 s CPU), which no user's install pays."""
     command = [sys.executable, "-m", "compileall", "-q", "compiler", "runtime_support"]
     subprocess.run(command, check=True, cwd=ROOT, capture_output=True)
-    # The grammars' pickles sit beside the bytecode and are written with it (compiler/grammar).
-    load = "from compiler.grammar import load_grammar, load_peg; " + "; ".join(
-        f"{load}(*{names!r})"
-        for names in (("script",), ("query", "script"), GRAMMAR_DEPLOY)
-        for load in ("load_grammar", "load_peg")
-    )
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-c", load], check=True, cwd=ROOT, env=env)
 
 
 def script_blocks() -> list[str]:

@@ -2,8 +2,9 @@
 
 The parser proper is a parsimonious grammar over the raw text (``grammar/script.ppeg``). Tremor
 lexes the whole file before parsing, so lexical errors win over parse errors; ``tokenize`` is run
-first for that reason (unless :func:`lexes_cleanly` shows it cannot fail: then only on a parse
-failure), and its tokens are used again to name the token at a parse failure.
+first for that reason, and its tokens name the token at a parse failure and the places where the
+grammar's expected tokens are read (:mod:`compiler.parse.errors`). :data:`KEYWORDS` is the one
+list of Tremor's keywords (the grammar's ``keyword`` rule is generated from it).
 
 Invariants: tokens are in source order and never overlap; a string or heredoc yields a ``"``/
 ``\"\"\"`` token, its literal pieces (kind ``str``) and the tokens of each interpolation.
@@ -440,32 +441,6 @@ class Lexer:
             bar,
             _line_end(self.text, bar),
         )
-
-
-# Texts the lexer surely accepts: ASCII whitespace, comments (not ``#!``), ASCII identifiers,
-# quoted identifiers closed on their line, extractors opened by an identifier (``glob|…|`` closed
-# on its line; escapes ``\|``, ``\\`` and backslash-newline only), ``_``, decimal numbers
-# without ``_`` below 2**64 (ints of at most 19 digits) followed by no identifier character,
-# one-line strings with simple escapes whose interpolations are one identifier, and punctuation
-# other than ``|``. Anything else (heredocs, hex, other interpolations, non-ASCII outside
-# extractors, ``#!config``) is left to the lexer itself.
-_LEXES = re.compile(
-    r"(?:[ \t\r\n\f\v]++"
-    r"|#(?!!)[^\n]*+"
-    r"|[A-Za-z][A-Za-z0-9_]*+(?!\|)"
-    r"|[A-Za-z][A-Za-z0-9_]*+\|(?:[^|\\\n]|\\[|\\\n])*+\|"
-    r"|`[^`\n]*+`"
-    r"|_"
-    r"|[0-9]{1,19}+(?:\.[0-9]++(?:e[+-]?[0-9]++)?)?+(?![0-9A-Za-z_])"
-    r'|"(?!"")(?:[^"\\#\n]|\\["\\#bfnrt]|#(?!\{)|#\{[ \t]*+[A-Za-z][A-Za-z0-9_]*+[ \t]*+\})*+"'
-    r"|[()\[\]{},;:.$=<>+\-*/%&^!~])*+"
-)
-
-
-def lexes_cleanly(text: str) -> bool:
-    """Whether :func:`tokenize` surely accepts ``text`` (False: it may or may not). A parser
-    that needs the tokens only to word a syntax error then tokenizes only on a failure."""
-    return _LEXES.fullmatch(text) is not None
 
 
 def tokenize(text: str) -> list[Token]:

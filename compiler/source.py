@@ -12,18 +12,12 @@ from pathlib import Path
 from runtime_support.highlight import line_col, line_starts
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Span:
     """Half-open ``[start, end)`` character offsets into a source text."""
 
     start: int
     end: int
-
-    def __init__(self, start: int, end: int) -> None:
-        # the frozen dataclass's own __init__, storing through the slots' descriptors (every
-        # AST node and parse error builds one: twice as fast as ``object.__setattr__``)
-        _set_start(self, start)
-        _set_end(self, end)
 
     def to(self, other: Span) -> Span:
         """The smallest span covering ``self`` and ``other``."""
@@ -33,7 +27,6 @@ class Span:
         return (self.start, self.end)
 
 
-_set_start, _set_end = Span.start.__set__, Span.end.__set__  # type: ignore[attr-defined]
 NO_SPAN = Span(0, 0)
 
 

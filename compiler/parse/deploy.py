@@ -3,18 +3,20 @@
 ``parse_deploy`` reads a ``.troy`` file with ``deploy.ppeg`` over ``query.ppeg`` and
 ``script.ppeg``; ``parse_module`` reads a module file (``.tremor``, ``.trickle`` or ``.troy``
 reached through ``use``), whose items may be script, trickle or troy definitions. Both report
-syntax errors like :func:`compiler.parse.query.parse_query`. No semantic checks here.
+syntax errors with :func:`compiler.parse.errors.parse_with`. No semantic checks here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from parsimonious.nodes import Node as PNode
+
 from ..ast import deploy as d
 from ..ast import query as q
 from ..source import Source
-from .peg import Node as PNode
-from .query import QueryVisitor, first_and_rest, flatten, ident, opt, parse_with
+from .errors import parse_with
+from .query import QueryVisitor, first_and_rest, flatten, ident, opt
 from .script import span_of
 
 _GRAMMAR = ("deploy", "query", "script")
@@ -24,7 +26,7 @@ class DeployVisitor(QueryVisitor):
     """Build troy AST nodes from a parse of ``deploy.ppeg`` + ``query.ppeg`` + ``script.ppeg``."""
 
     def visit_deploy(self, node: PNode, ch: list[Any]) -> d.Deploy:
-        return d.Deploy(config=tuple(ch[1]), stmts=ch[2], doc=self.module_doc(), span=span_of(node))
+        return d.Deploy(config=tuple(ch[1]), stmts=ch[3], doc=self.module_doc(), span=span_of(node))
 
     def visit_deploy_stmts(self, node: PNode, ch: list[Any]) -> tuple[Any, ...]:
         return flatten(first_and_rest(ch))

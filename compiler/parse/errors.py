@@ -1,73 +1,37 @@
-"""Turn parse failures into Tremor-style ``CompileError``s, and run parsers safely.
+"""Parse a text with the parsimonious grammar, and word its failures as Tremor does.
 
-Parsimonious reports only the furthest position it reached. Tremor (an LALR parser over tokens)
-reports the token found there and the tokens its parser state accepts. We name the token with the
-lexer (:mod:`compiler.lex`) and derive the expected list from the tokens before it, using tables
-copied from Tremor's own messages for the common parser states.
+:func:`parse_with` lexes (Tremor lexes the whole file first, so lexical errors win over syntax
+errors), parses with :func:`~compiler.grammar.load_grammar`'s grammar and builds the AST with a
+parsimonious ``NodeVisitor``. A text that does not parse is parsed again with a
+:class:`FailureRecorder`, which keeps the terminals that failed where each token starts; the error
+names the token at the furthest of them and the tokens the grammar expected there, in Tremor's
+words (:data:`TOKEN_NAMES`, :meth:`FailureRecorder.expected`).
 
 Invariant: everything here raises or returns ``CompileError`` only; no other exception escapes
-:func:`parse_rule` or :func:`run_guarded`.
+:func:`parse_with` or :func:`run_guarded`.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from parsimonious.exceptions import ParseError
 
 from ..diagnostics import CompileError
-from ..grammar import load_grammar, load_peg
-from ..lex import KEYWORDS, Token, lexes_cleanly, tokenize
+from ..grammar import load_grammar
+from ..lex import KEYWORDS, Token, tokenize
 from ..source import Source, Span
-from .fastpeg import fast_match
 
 if TYPE_CHECKING:
-    from parsimonious.nodes import Node as PNode
-
-    from .peg import Node
+    from parsimonious import Grammar, NodeVisitor
+    from parsimonious.expressions import Expression
 
 T = TypeVar("T")
-
-_PRIMARY = (
-    '`!`, `"`, `$`, `(`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, `float`, '
-    '`group`, `"""`, `int`, `merge`, `nil`, `not`, `patch`, `present`, `recur`, `state`, '
-    "`window`, `{`"
-)
-NOT_OPERAND = _PRIMARY.split(", ")
-EXPR_START = (
-    '`!`, `"`, `$`, `(`, `+`, `-`, `<<`, `<ident>`, `[`, `absent`, `args`, `bool`, `event`, '
-    '`float`, `for`, `group`, `"""`, `int`, `match`, `merge`, `nil`, `not`, `patch`, `present`, '
-    "`recur`, `state`, `window`, `{`"
-).split(", ")
-TOP_START = (
-    '`!`, `"`, `$`, `(`, `+`, `-`, `<<`, `<doc-comment>`, `<ident>`, `<mod-comment>`, `[`, '
-    "`absent`, `args`, `bool`, `const`, `drop`, `emit`, `event`, `float`, `fn`, `for`, `group`, "
-    '`"""`, `int`, `intrinsic`, `let`, `match`, `merge`, `nil`, `not`, `patch`, `present`, '
-    "`recur`, `state`, `use`, `window`, `{`"
-).split(", ")
-STMT_START = [
-    t
-    for t in TOP_START
-    if t not in ("`<doc-comment>`", "`<mod-comment>`", "`const`", "`fn`", "`intrinsic`", "`use`")
-]
-PATH_FOLLOW = (
-    "`!=`, `%`, `&`, `*`, `+`, `-`, `.`, `.`, `/`, `;`, `<`, `<<`, `<=`, `==`, `>`, `>=`, `>>`, "
-    "`>>>`, `[`, `^`, `and`, `or`, `xor`"
-).split(", ")
-LOCAL_FOLLOW = (
-    "`!=`, `%`, `&`, `(`, `*`, `+`, `-`, `.`, `.`, `/`, `::`, `;`, `<`, `<<`, `<=`, `==`, `>`, "
-    "`>=`, `>>`, `>>>`, `[`, `^`, `and`, `or`, `xor`"
-).split(", ")
-LET_TARGET = "`$`, `(`, `<ident>`, `[`, `args`, `event`, `group`, `state`, `window`, `{`".split(
-    ", "
-)
-FOLD_OPS = "`%`, `&`, `*`, `+`, `-`, `/`, `<<`, `>>`, `>>>`, `^`, `and`, `or`, `xor`".split(", ")
-_BINARY_OPS = {"or", "xor", "and", "^", "&", "==", "!=", "<", "<=", ">", ">=", ">>", ">>>", "<<"}
-_BINARY_OPS |= {"+", "-", "*", "/", "%"}
-_EXPR_OPENERS = {"when", "=>", "(", ",", "=", "of", "[", ":", "#{", "into", "emit", "const"}
-_PATH_ROOTS = {"event", "state", "args", "group", "window", "$"}
 
 
 def outer_span(text: str, span: Span, up: int = 2, down: int = 2) -> Span:
@@ -97,49 +61,6 @@ def lexical_error(err: CompileError, text: str) -> CompileError:
     if err.span is not None and err.outer is None:
         err.outer = outer_span(text, err.span, up=2, down=0)
     return err
-
-
-def _stmt_tokens(tokens: list[Token], i: int) -> list[Token]:
-    """Tokens of the current top-level statement before index ``i``."""
-    j = i
-    while j > 0 and tokens[j - 1].text != ";":
-        j -= 1
-    return tokens[j:i]
-
-
-def expected_for(tokens: list[Token], i: int) -> list[str]:
-    """Tremor's expected-token list for a failure at ``tokens[i]`` (best effort)."""
-    if i == 0:
-        return TOP_START
-    prev = tokens[i - 1]
-    stmt = _stmt_tokens(tokens, i)
-    in_use = bool(stmt) and stmt[0].text == "use" and stmt[0].kind == "kw"
-    if prev.text == ";" or prev.kind in ("doc", "moddoc"):
-        return TOP_START
-    if in_use and len(stmt) == 1:
-        return ["`<ident>`"]
-    if in_use and prev.text == "::":
-        return ["`<ident>`", "`{`"]
-    if in_use and prev.kind == "ident":
-        return ["`::`", "`;`", "`as`"]
-    if prev.text == "use":
-        return FOLD_OPS
-    if prev.text == "let":
-        return LET_TARGET
-    if prev.text in ("!", "not"):
-        return NOT_OPERAND
-    return _after_operand(tokens, i, prev)
-
-
-def _after_operand(tokens: list[Token], i: int, prev: Token) -> list[str]:
-    if prev.kind == "ident":
-        before = tokens[i - 2].text if i >= 2 else ""
-        return PATH_FOLLOW if before == "." else LOCAL_FOLLOW
-    if prev.text in _PATH_ROOTS or prev.text in ("]", ")", "}") or prev.kind in ("int", "float"):
-        return PATH_FOLLOW
-    if prev.text in _BINARY_OPS or prev.text in _EXPR_OPENERS:
-        return EXPR_START
-    return EXPR_START
 
 
 def best_hint(given: str, options: list[str], max_dist: int) -> str | None:
@@ -196,52 +117,211 @@ def unrecognized_hint(token: str, expected: list[str]) -> str | None:
     return f"Did you mean to use {best}?" if best else None
 
 
-def syntax_error(text: str, pos: int, tokens: list[Token] | None = None) -> CompileError:
-    """The Tremor-style error for a parse that could get no further than ``pos``."""
-    if tokens is None:
-        tokens = tokenize(text)
-    if not tokens:
-        return CompileError("Found the end of the script but expected an expression")
-    i = next((k for k, t in enumerate(tokens) if t.end > pos), len(tokens))
-    if i == len(tokens):
-        i -= 1
-        expected = expected_for(tokens, i)
-    else:
-        expected = expected_for(tokens, i)
-    tok = tokens[i]
+# --------------------------------------------------------------------------------------------
+# Expected tokens, read off the grammar
+
+#: Tremor's name of each token-class terminal, by grammar rule name. Punctuation literals are
+#: named by their text and keyword rules (``kw_*``, and rules aliasing one) by their word.
+TOKEN_NAMES = {
+    "int_lit": "int",
+    "float_lit": "float",
+    "ident": "<ident>",
+    "plain_ident": "<ident>",
+    "quoted_ident": "<ident>",
+    "mod_comment": "<mod-comment>",
+    "doc_comment": "<doc-comment>",
+}
+# Keyword rules are ``word(?!\w)`` regexes; parsimonious may rename them after an aliasing rule
+# (``event_root = kw_event``), so they are recognised by pattern, not by name.
+_KEYWORD = re.compile(r"([a-z]+)\(\?!\\w\)")
+_KEYWORD_TOKENS = {"true": "bool", "false": "bool", "null": "nil"}
+# Tremor orders expected tokens by terminal name; only the heredoc's (`heredoc_start`) differs
+# from the text it is shown as.
+_SORT_NAME = {'"""': "heredoc"}
+# Tremor's grammar declares the terminal `.` twice (its `extern` token list maps "." to
+# Token::Dot two times), so each of its expected lists that names `.` names it twice.
+_REPEATED = {".": 2}
+
+
+class FailureRecorder:
+    """Stands in for parsimonious' ``ParseError`` during matching and keeps, for each place a
+    token of Tremor's lexer starts (and each of ``ends``), the Tremor names of every terminal
+    that failed there (parsimonious only keeps one expression, at the furthest position).
+
+    Tremor's parser reads whole tokens, so a terminal the PEG tries inside a token (the second
+    ``::`` in ``:::``) is none it could have expected: such failures are not kept.
+
+    Invariant: ``failed[p]`` holds the names of all reportable terminals that failed at ``p``;
+    every key is in ``places``.
+    """
+
+    def __init__(self, excluded: frozenset[int], tokens: list[Token], *ends: int) -> None:
+        from parsimonious.expressions import Literal, Regex
+
+        self._kinds = Literal, Regex
+        self.excluded = excluded
+        self.places = frozenset([*ends, *(token.start for token in tokens)])
+        self.punctuation = punctuation(tokens)  # as compiler.grammar.TokenLiteral reads it
+        self.failed: dict[int, set[str]] = {}
+        self._pending: Expression | None = None
+
+    # parsimonious records a failure as ``error.expr = e; error.pos = p`` whenever
+    # ``p >= error.pos``; reporting -1 and no expr makes it tell us about every failure.
+    @property
+    def pos(self) -> int:
+        return -1
+
+    @pos.setter
+    def pos(self, value: int) -> None:
+        if value not in self.places:
+            return
+        name = self._token_name(self._pending)
+        if name is not None:
+            self.failed.setdefault(value, set()).add(name)
+
+    @property
+    def expr(self) -> None:
+        return None
+
+    @expr.setter
+    def expr(self, value: Expression) -> None:
+        self._pending = value
+
+    def _token_name(self, expr: Expression | None) -> str | None:
+        if expr is None or id(expr) in self.excluded:
+            return None
+        literal, regex = self._kinds
+        if isinstance(expr, literal):
+            return expr.literal.strip()
+        if expr.name in TOKEN_NAMES:
+            return TOKEN_NAMES[expr.name]
+        keyword = _KEYWORD.fullmatch(expr.re.pattern) if isinstance(expr, regex) else None
+        if keyword is not None:
+            return _KEYWORD_TOKENS.get(keyword[1], keyword[1])
+        return None
+
+    def expected(self, at: int) -> list[str]:
+        """The tokens expected at ``at``, back-ticked and in Tremor's order."""
+        names = self.failed.get(at, set())
+        ordered = sorted(names, key=lambda n: _SORT_NAME.get(n, n))
+        return [f"`{n}`" for n in ordered for _ in range(_REPEATED.get(n, 1))]
+
+
+_EXCLUDED: dict[int, frozenset[int]] = {}
+
+
+def lookahead_terminals(grammar: Grammar) -> frozenset[int]:
+    """Ids of the unnamed terminals inside lookaheads (``!"="``): their failures are not tokens
+    the parser expects."""
+    from parsimonious.expressions import Lookahead
+
+    key = id(grammar)
+    if key not in _EXCLUDED:
+        found: set[int] = set()
+        seen: set[int] = set()
+        stack: list[Any] = list(grammar.values())
+        while stack:
+            expr = stack.pop()
+            if id(expr) in seen:
+                continue
+            seen.add(id(expr))
+            if isinstance(expr, Lookahead):
+                found.update(id(t) for t in _unnamed_inside(expr.members[0]))
+            stack.extend(getattr(expr, "members", ()))
+        _EXCLUDED[key] = frozenset(found)
+    return _EXCLUDED[key]
+
+
+def _unnamed_inside(expr: Expression) -> list[Expression]:
+    if expr.name:
+        return []
+    return [expr, *(t for m in getattr(expr, "members", ()) for t in _unnamed_inside(m))]
+
+
+class _Punctuated(ParseError):  # type: ignore[misc]
+    """parsimonious' ``ParseError`` with the ``punctuation`` a
+    :class:`~compiler.grammar.TokenLiteral` reads."""
+
+    def __init__(self, text: str, tokens: list[Token]) -> None:
+        super().__init__(text)
+        self.punctuation = punctuation(tokens)
+
+
+def punctuation(tokens: list[Token]) -> dict[int, int]:
+    """Where each punctuation token ends, by where it starts."""
+    return {token.start: token.end for token in tokens if token.kind == "punct"}
+
+
+def _failures(
+    names: tuple[str, ...], rule: str | None, text: str, tokens: list[Token]
+) -> FailureRecorder:
+    """The failures of a parse of ``text`` by ``rule`` of the grammar of ``names``.
+
+    parsimonious does not try a repetition's (or an option's) expression where it would start at
+    the end of the text. The text is parsed with a newline and a NUL appended (the whitespace
+    rule takes the newline, no rule the NUL), so every expression that could follow the text is
+    tried; what failed after the newline counts as failed at the end of the text.
+    """
+    grammar = load_grammar(*names)
+    expr = grammar.default_rule if rule is None else grammar[rule]
+    end = len(text)
+    recorder = FailureRecorder(lookahead_terminals(grammar), tokens, end, end + 1)
+    expr.match_core(text + "\n\0", 0, defaultdict(dict), recorder)
+    if end + 1 in recorder.failed:
+        recorder.failed.setdefault(end, set()).update(recorder.failed.pop(end + 1))
+    return recorder
+
+
+def _wanted(recorder: FailureRecorder, at: int) -> str:
+    expected = recorder.expected(at)
+    return expected[0] if len(expected) == 1 else "one of " + ", ".join(expected)
+
+
+def syntax_error(
+    names: tuple[str, ...], rule: str | None, text: str, tokens: list[Token]
+) -> CompileError:
+    """``Found the token `x` but expected …`` at the furthest failure of the grammar of
+    ``names`` (``rule``) on ``text``, Tremor-style.
+
+    A failure at the end of the text is reported as Tremor reports an unexpected end of file:
+    at the last token, with the tokens expected where it starts (those that fail at the end of
+    the text without it).
+    """
+    recorder = _failures(names, rule, text, tokens)
+    furthest = max(recorder.failed, default=0)
+    index = next((k for k, t in enumerate(tokens) if t.start >= furthest), None)
+    if index is None and not tokens:
+        return CompileError(
+            f"Found the end of the file but expected {_wanted(recorder, len(text))}"
+        )
+    if index is None:
+        index = len(tokens) - 1
+        recorder = _failures(names, rule, text[: tokens[index].start], tokens[:index])
+    tok = tokens[index]
+    expected = recorder.expected(tok.start)
+    wanted = _wanted(recorder, tok.start)
     shown = tok.text if tok.kind != "str" else '"'
-    if len(expected) == 1:
-        message = f"Found the token `{shown}` but expected {expected[0]}"
-    else:
-        message = f"Found the token `{shown}` but expected one of {', '.join(expected)}"
     span = Span(tok.start, tok.end)
     return CompileError(
-        message, span, outer=outer_span(text, span), hint=unrecognized_hint(shown, expected)
+        f"Found the token `{shown}` but expected {wanted}",
+        span,
+        outer=outer_span(text, span),
+        hint=unrecognized_hint(shown, expected),
     )
 
 
-# parsimonious parses ~30 kB/s with its packrat cache; beyond this a parse would take minutes.
+#: The longest text parsed (the packrat parse's time and memory grow with the text).
 MAX_SOURCE_CHARS = 1_000_000
 
 
-def parse_rule(
-    names: tuple[str, ...],
-    rule: str | None,
-    source: Source,
-    collapse: frozenset[str] = frozenset(),
-    text_rules: frozenset[str] = frozenset(),
-    answered: dict | None = None,
-) -> Node | PNode:
-    """Parse all of ``source.text`` with ``rule`` (default rule if None) of the grammar of
-    ``names`` (:func:`~compiler.grammar.load_grammar`), Tremor-style errors (``collapse``,
-    ``text_rules``, ``answered``: see :func:`~compiler.parse.fastpeg.fast_match`).
-
-    The lexer runs first, as in Tremor, so lexical errors win over parse errors. The fast
-    matcher's tree is returned; when it gives none, parsimonious parses (its tree is returned
-    if the text parses after all) and words the failure.
+def parse_with(
+    names: tuple[str, ...], rule: str | None, source: Source, visitor: NodeVisitor
+) -> Any:
+    """Lex, parse all of ``source`` with ``rule`` (default rule if None) of the grammar of
+    ``names`` (:func:`~compiler.grammar.load_grammar`), then build the AST with ``visitor``.
 
     Raises:
-        CompileError: lexical or syntax error, with ``source`` attached.
+        CompileError: lexical or syntax error (``source`` attached); nothing else escapes.
     """
     text = source.text
     if len(text) > MAX_SOURCE_CHARS:
@@ -250,33 +330,20 @@ def parse_rule(
             f"{MAX_SOURCE_CHARS})",
             source=source,
         )
-    tokens = None
-    if not lexes_cleanly(text):  # else the tokens are only needed to word a syntax error
+
+    def run() -> Any:
         try:
             tokens = tokenize(text)
         except CompileError as err:
-            raise lexical_error(err, text).with_source(source) from None
-    fast_rules = load_peg(*names)
-    fast = fast_match(
-        fast_rules.default_rule if rule is None else fast_rules[rule],
-        text,
-        collapse,
-        text_rules,
-        answered,
-    )
-    if fast is not None:
-        return fast
-    from parsimonious.exceptions import ParseError
+            raise lexical_error(err, text) from None
+        grammar = load_grammar(*names)
+        expr = grammar.default_rule if rule is None else grammar[rule]
+        node = expr.match_core(text, 0, defaultdict(dict), _Punctuated(text, tokens))
+        if node is None or node.end < len(text):
+            raise syntax_error(names, rule, text, tokens)
+        return visitor.visit(node)
 
-    grammar = load_grammar(*names)
-    expr = grammar.default_rule if rule is None else grammar[rule]
-    error = ParseError(text)
-    node = expr.match_core(text, 0, defaultdict(dict), error)
-    if node is None or node.end < len(text):
-        pos = max(error.pos, node.end if node is not None else 0)
-        tokens = tokenize(text) if tokens is None else tokens
-        raise syntax_error(text, pos, tokens).with_source(source)
-    return node
+    return run_guarded(run, source)
 
 
 _STACK = 512 * 1024 * 1024

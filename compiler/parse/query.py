@@ -1,203 +1,23 @@
 """Parse trickle text into :mod:`compiler.ast.query` nodes.
 
-``parse_query`` = lexer (lexical errors first, as in Tremor) + ``query.ppeg`` over
-``script.ppeg`` + :class:`QueryVisitor`, which reuses every expression/script visit of
+``parse_query`` = :func:`~compiler.parse.errors.parse_with` over ``query.ppeg`` + ``script.ppeg``
+and :class:`QueryVisitor`, which reuses every expression/script visit of
 :class:`~compiler.parse.script.ScriptVisitor`. The visitor only builds the tree; duplicate names,
 unknown streams, args and window checks are later passes.
-
-Syntax errors name the token Tremor's parser would stop at and the tokens it would accept there.
-Tremor is LALR over tokens; here the accepted set is read off the PEG itself: every keyword,
-punctuation or token-class terminal that failed at the furthest position reached (terminals
-inside lookaheads excluded). :func:`parse_with` is shared with the troy parser.
 """
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
+
+from parsimonious.nodes import Node as PNode
 
 from ..ast import query as q
 from ..ast.script import Expr, Script
-from ..diagnostics import CompileError
-from ..grammar import load_grammar, load_peg
-from ..lex import Token, lexes_cleanly, tokenize
-from ..source import Source, Span
-from .errors import lexical_error, outer_span, run_guarded, unrecognized_hint
-from .fastpeg import fast_match
-from .peg import Node as PNode
-from .peg import all_expressions
+from ..source import Source
+from .errors import parse_with
 from .script import ScriptVisitor, lifted, span_of
-
-if TYPE_CHECKING:
-    from parsimonious import Grammar
-    from parsimonious.expressions import Expression
-
-# --------------------------------------------------------------------------------------------
-# Expected-token reporting
-
-_CLASS_TOKENS = {
-    "int_lit": "int",
-    "float_lit": "float",
-    "ident": "<ident>",
-    "plain_ident": "<ident>",
-    "quoted_ident": "<ident>",
-}
-# Keyword rules are ``word(?!\w)`` regexes; parsimonious may rename them after an aliasing rule
-# (``event_root = kw_event``), so they are recognised by pattern, not by name.
-_KEYWORD = re.compile(r"([a-z]+)\(\?!\\w\)")
-_KEYWORD_TOKENS = {"true": "bool", "false": "bool", "null": "nil"}
-# Tremor's grammar lets a doc comment precede these statements.
-_DOC_STARTS = {"define", "deploy", "const", "fn", "intrinsic"}
-# Tremor orders expected tokens by terminal name; only the heredoc's differs from its text.
-_SORT_NAME = {'"""': "heredoc"}
-
-
-class FailureRecorder:
-    """Stands in for parsimonious' ``ParseError`` during matching and keeps every terminal that
-    failed at the furthest position (parsimonious only keeps one expression).
-
-    Invariant: ``furthest`` is the greatest position at which a reportable terminal failed, and
-    ``tokens`` the Tremor names of all terminals that failed there.
-    """
-
-    def __init__(self, excluded: frozenset[int]) -> None:
-        from parsimonious.expressions import Literal, Regex
-
-        self._kinds = Literal, Regex
-        self.excluded = excluded
-        self.furthest = -1
-        self.tokens: set[str] = set()
-        self._pending: Expression | None = None
-
-    # parsimonious records a failure as ``error.expr = e; error.pos = p`` whenever
-    # ``p >= error.pos``; reporting -1 and no expr makes it tell us about every failure.
-    @property
-    def pos(self) -> int:
-        return -1
-
-    @pos.setter
-    def pos(self, value: int) -> None:
-        if value < self.furthest:  # most failures: behind the furthest, nothing to name
-            return
-        name = self._token_name(self._pending)
-        if name is None:
-            return
-        if value > self.furthest:
-            self.furthest, self.tokens = value, set()
-        self.tokens.add(name)
-
-    @property
-    def expr(self) -> None:
-        return None
-
-    @expr.setter
-    def expr(self, value: Expression) -> None:
-        self._pending = value
-
-    def _token_name(self, expr: Expression | None) -> str | None:
-        if expr is None or id(expr) in self.excluded:
-            return None
-        literal, regex = self._kinds
-        if isinstance(expr, literal):
-            return expr.literal.strip()
-        if expr.name in _CLASS_TOKENS:
-            return _CLASS_TOKENS[expr.name]
-        keyword = _KEYWORD.fullmatch(expr.re.pattern) if isinstance(expr, regex) else None
-        if keyword is not None:
-            return _KEYWORD_TOKENS.get(keyword[1], keyword[1])
-        return None
-
-    def expected(self) -> list[str]:
-        """The expected tokens, back-ticked and in Tremor's order."""
-        names = set(self.tokens)
-        if names & _DOC_STARTS:
-            names.add("<doc-comment>")
-        ordered = sorted(names, key=lambda n: _SORT_NAME.get(n, n))
-        return [f"`{n}`" for n in ordered]
-
-
-_EXCLUDED: dict[int, frozenset[int]] = {}
-
-
-def lookahead_terminals(grammar: Grammar) -> frozenset[int]:
-    """Ids of the unnamed terminals inside lookaheads (``!"="``): their failures are not tokens
-    the parser expects."""
-    from parsimonious.expressions import Lookahead
-
-    key = id(grammar)
-    if key not in _EXCLUDED:
-        found: set[int] = set()
-        for expr in all_expressions(grammar.values()):
-            if isinstance(expr, Lookahead):
-                found.update(id(t) for t in _unnamed_inside(expr.members[0]))
-        _EXCLUDED[key] = frozenset(found)
-    return _EXCLUDED[key]
-
-
-def _unnamed_inside(expr: Expression) -> Iterator[Expression]:
-    if expr.name:
-        return
-    yield expr
-    for member in getattr(expr, "members", ()):  # a parsimonious Compound's
-        yield from _unnamed_inside(member)
-
-
-def syntax_error(text: str, recorder: FailureRecorder, tokens: list[Token]) -> CompileError:
-    """``Found the token `x` but expected …`` at the furthest failure, Tremor-style."""
-    expected = recorder.expected()
-    index = next((k for k, t in enumerate(tokens) if t.end > recorder.furthest), None)
-    wanted = expected[0] if len(expected) == 1 else "one of " + ", ".join(expected)
-    if index is None:
-        return CompileError(f"Found the end of the file but expected {wanted}")
-    tok = tokens[index]
-    shown = tok.text if tok.kind != "str" else '"'
-    span = Span(tok.start, tok.end)
-    return CompileError(
-        f"Found the token `{shown}` but expected {wanted}",
-        span,
-        outer=outer_span(text, span),
-        hint=unrecognized_hint(shown, expected),
-    )
-
-
-def parse_with(
-    names: tuple[str, ...], rule: str | None, source: Source, visitor: ScriptVisitor
-) -> Any:
-    """Lex, parse all of ``source`` with ``rule`` (default rule if None) of the grammar of
-    ``names`` (:func:`~compiler.grammar.load_grammar`), then build the AST with ``visitor``.
-    The fast matcher parses; when it gives no tree, parsimonious parses with a
-    :class:`FailureRecorder` (its tree is visited if the text parses after all).
-
-    Raises:
-        CompileError: lexical or syntax error (``source`` attached); nothing else escapes.
-    """
-
-    def run() -> Any:
-        text = source.text
-        tokens = None
-        if not lexes_cleanly(text):  # else the tokens are only needed to word a syntax error
-            try:
-                tokens = tokenize(text)
-            except CompileError as err:
-                raise lexical_error(err, text) from None
-        fast_rules = load_peg(*names)
-        fast = fast_rules.default_rule if rule is None else fast_rules[rule]
-        node = fast_match(
-            fast, text, visitor.collapsible(), visitor.text_rules(), visitor.answers()
-        )
-        if node is None:  # the slow path names the failure
-            grammar = load_grammar(*names)
-            expr = grammar.default_rule if rule is None else grammar[rule]
-            recorder = FailureRecorder(lookahead_terminals(grammar))
-            node = expr.match_core(text, 0, defaultdict(dict), recorder)
-            if node is None or node.end < len(text):
-                raise syntax_error(text, recorder, tokenize(text) if tokens is None else tokens)
-        return visitor.build(node)
-
-    return run_guarded(run, source)
-
 
 # --------------------------------------------------------------------------------------------
 # Visitor helpers

@@ -1,11 +1,12 @@
 """Parse tremor-script text into :mod:`compiler.ast.script` nodes.
 
-``parse_script`` = lexer (errors first, as in Tremor) + the ``script.ppeg`` grammar + the
-:class:`ScriptVisitor` below. The visitor only builds the tree: no semantic checks. Layered
-precedence rules fold into left-associative :class:`~compiler.ast.script.Binary` nodes.
+``parse_script`` = :func:`~compiler.parse.errors.parse_with` (lexer first, as in Tremor, then the
+``script.ppeg`` grammar) + the :class:`ScriptVisitor` below. The visitor only builds the tree: no
+semantic checks. Layered precedence rules fold into left-associative
+:class:`~compiler.ast.script.Binary` nodes.
 
 Helper values passed between visit methods (never in the final tree): ``str`` for identifiers and
-operators, lists for repeated groups, and ``_Segs`` for path segment lists.
+operators, lists for repeated groups and path segments.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from parsimonious import NodeVisitor
+from parsimonious.nodes import Node as PNode
+
 from ..ast import script as ast
 from ..diagnostics import CompileError
 from ..lex import extractor_rule
 from ..source import Source, Span
-from . import descent
-from .errors import parse_rule, run_guarded
-from .fastpeg import SELF, childless, fast_visit
-from .peg import Node as PNode
+from .errors import parse_with
 
 _ESCAPES = {'"': '"', "\\": "\\", "#": "#", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -52,7 +53,6 @@ def _stripped_text(node: PNode, _children: list[Any]) -> str:
     return node.text.strip()
 
 
-@childless(SELF)
 def _children_or_node(node: PNode, visited_children: list[Any]) -> Any:
     return visited_children or node
 
@@ -77,78 +77,16 @@ def _first_and_rest(children: list[Any], index: int = 3) -> list[Any]:
     return [children[0], *_rest(children[1], index)]
 
 
-_TEXT_RULES = frozenset({"ident", "local_root", "meta_root", "field_seg"})
+class ScriptVisitor(NodeVisitor):
+    """Build tremor-script AST nodes from a parse of ``script.ppeg`` (parsimonious' nodes).
 
-#: Candidates of :meth:`ScriptVisitor.collapsible`.
-_COLLAPSIBLE = (
-    _LIFTED | _BINARY_LEVELS | {"expr_imut", "expr_unary", "expr_not", "expr_present", "primary"}
-)
-
-
-class ScriptVisitor:
-    """Build tremor-script AST nodes from a parse of ``script.ppeg``.
-
-    Subclasses (trickle/troy visitors) reuse every ``visit_*`` for the shared rules. A visitor
-    in parsimonious' sense (``visit_<rule>``, ``generic_visit``, ``unwrapped_exceptions``), of
-    :mod:`compiler.parse.peg` nodes or parsimonious' own (the slow path's), duck-typed.
+    Subclasses (trickle/troy visitors) reuse every ``visit_*`` for the shared rules.
     """
 
     unwrapped_exceptions = (CompileError,)
 
     def __init__(self, text: str) -> None:
         self.text = text
-
-    def build(self, root: PNode) -> Any:
-        """``visit(root)``, faster (:func:`~compiler.parse.fastpeg.fast_visit`)."""
-        return fast_visit(self, root)
-
-    def visit(self, node: PNode) -> Any:
-        """parsimonious' ``NodeVisitor.visit`` (its errors wrapped in ``VisitationError``)."""
-        from parsimonious import NodeVisitor
-
-        return NodeVisitor.visit(self, node)
-
-    def collapsible(self) -> frozenset[str]:
-        """The rules whose node the fast matcher may replace by its first child when the other
-        children matched the empty text (``fast_match``'s ``collapse``): this visitor gives
-        such a node its first child's value (lifted rules, the unary wrappers, a binary level
-        without an operator, a primary without segments). A subclass that visits one of them
-        its own way takes it out of the set."""
-        cls = type(self)
-        base = ScriptVisitor
-
-        def as_script_visits(name: str) -> bool:
-            method = "visit_" + name
-            if getattr(cls, method, None) is not getattr(base, method, None):
-                return False
-            if name == "primary":  # returns its base when the segments visit to []
-                return cls.visit_segments is base.visit_segments
-            if name in _BINARY_LEVELS and cls.fold_binary is not base.fold_binary:
-                return False
-            return hasattr(cls, method) or self.generic_for(name) == base.generic_for(self, name)
-
-        return frozenset(filter(as_script_visits, _COLLAPSIBLE))
-
-    def text_rules(self) -> frozenset[str]:
-        """The rules the fast matcher may match whole as one regex, their node without children
-        (``fast_match``'s ``text_rules``): ``ident``, whose visit reads only its text (as do the
-        trickle and troy visitors that read an identifier's node, ``parse.query.ident``), and
-        the paths' roots and field segments, whose visits read a node without children from
-        its text. A subclass that visits one of them its own way takes it out."""
-        cls = type(self)
-        return frozenset(
-            name
-            for name in _TEXT_RULES
-            if getattr(cls, "visit_" + name) is getattr(ScriptVisitor, "visit_" + name)
-        )
-
-    def answers(self) -> dict[str, Callable[[int], tuple[Any, int]]]:
-        """The rules :mod:`~compiler.parse.descent` answers for on this visitor's text
-        (``fast_match``'s ``answered``): its values are this class's visits of them, so a
-        subclass that visits any rule they reach its own way gets none."""
-        if not descent.ENABLED or not _visits_as_script(type(self)):
-            return {}
-        return descent.Descent(self.text, self.doc_before).rules()
 
     # -- generic --------------------------------------------------------------------------------
 
@@ -157,7 +95,7 @@ class ScriptVisitor:
 
     def generic_for(self, name: str) -> Callable[[PNode, list[Any]], Any]:
         """What :meth:`generic_visit` does with a node of rule ``name`` (a rule without its own
-        ``visit_`` method): :func:`~compiler.parse.fastpeg.fast_visit` asks once per rule."""
+        ``visit_`` method)."""
         if name in _LIFTED:
             return lifted
         if name in _OPS or name.startswith("kw_"):
@@ -169,13 +107,11 @@ class ScriptVisitor:
     def _fold_visited(self, _node: PNode, visited_children: list[Any]) -> ast.Expr:
         return self.fold_binary(visited_children)
 
-    @childless(SELF)
     def visit_(self, node: PNode, visited_children: list[Any]) -> Any:
         """An unnamed subexpression (``visit_`` + its empty name): what :meth:`generic_visit`
         gives one, its visited children or, if none, the node itself."""
         return visited_children or node
 
-    @childless(None)
     def visit__(self, node: PNode, _children: list[Any]) -> None:
         return None
 
@@ -189,7 +125,7 @@ class ScriptVisitor:
     # -- top level ------------------------------------------------------------------------------
 
     def visit_script(self, node: PNode, children: list[Any]) -> ast.Script:
-        items = _opt(children[1]) or []
+        items = _opt(children[2]) or []
         return ast.Script(items=tuple(items), doc=self.module_doc(), span=span_of(node))
 
     def visit_script_items(self, node: PNode, children: list[Any]) -> list[Any]:
@@ -300,10 +236,6 @@ class ScriptVisitor:
 
     def visit_config_directive(self, node: PNode, children: list[Any]) -> tuple[str, ast.Expr]:
         return children[2], children[6]
-
-    def visit_doc_comment(self, node: PNode, _children: list[Any]) -> str:
-        lines = [line.strip()[2:] for line in node.text.splitlines() if line.strip()]
-        return "\n".join(line[1:] if line.startswith(" ") else line for line in lines)
 
     # -- docs -----------------------------------------------------------------------------------
 
@@ -480,9 +412,6 @@ class ScriptVisitor:
         return children[0]
 
     def visit_field_seg(self, node: PNode, children: list[Any]) -> ast.FieldSeg:
-        if not node.children:  # matched whole (a text rule)
-            name, start = _trailing_ident(node)  # type: ignore[misc]
-            return ast.FieldSeg(name=name, span=Span(start, node.end))
         return ast.FieldSeg(name=children[3], span=Span(node.children[3].start, node.end))
 
     def visit_index_seg(self, node: PNode, children: list[Any]) -> ast.IndexSeg:
@@ -519,13 +448,6 @@ class ScriptVisitor:
         return ast.Path(root="window", span=span_of(node))
 
     def visit_meta_root(self, node: PNode, children: list[Any]) -> ast.Path:
-        if not node.children:  # matched whole (a text rule)
-            found = _trailing_ident(node)
-            if found is None:
-                return ast.Path(root="meta", span=span_of(node))
-            name, start = found
-            seg = ast.FieldSeg(name=name, span=Span(start, node.end))
-            return ast.Path(root="meta", segments=(seg,), span=span_of(node))
         name = _opt(children[1])
         if name is None:
             return ast.Path(root="meta", span=span_of(node))
@@ -541,8 +463,7 @@ class ScriptVisitor:
         return ast.Path(root="const", name=parts[-1], module=tuple(parts[:-1]), span=span_of(node))
 
     def visit_local_root(self, node: PNode, children: list[Any]) -> ast.Path:
-        name = children[0] if node.children else _unquoted(node.text)  # else a text rule
-        return ast.Path(root="local", name=name, span=span_of(node))
+        return ast.Path(root="local", name=children[0], span=span_of(node))
 
     def visit_call(self, node: PNode, children: list[Any]) -> ast.Call:
         parts = _first_and_rest(children[:2])
@@ -758,42 +679,9 @@ class ScriptVisitor:
         return _unquoted(node.text)
 
 
-#: Script rules no rule of :data:`~compiler.parse.descent.RULES` reaches.
-_UNREACHED = frozenset({"visit_config_directive", "visit_script"})
-
-
-def _visits_as_script(cls: type) -> bool:
-    """Whether ``cls`` builds every rule the descent parser answers for as ScriptVisitor does."""
-    overridden = (
-        name
-        for name, method in vars(ScriptVisitor).items()
-        if name.startswith("visit_") and getattr(cls, name) is not method
-    )
-    return (
-        next((n for n in overridden if n not in _UNREACHED), None) is None
-        and cls.fold_binary is ScriptVisitor.fold_binary
-        and cls.doc_before is ScriptVisitor.doc_before
-    )
-
-
 def _unquoted(ident: str) -> str:
     """An identifier's name: its text without back-ticks."""
     return ident[1:-1] if ident.startswith("`") else ident
-
-
-def _trailing_ident(node: PNode) -> tuple[str, int] | None:
-    """The name and start of the identifier that ends a node matched whole as a text rule
-    (``$ name``, ``. name``), or None when none ends it (``$`` alone). Such a node's text is
-    plain ASCII (``fastpeg``), where a plain identifier is the run of word characters at its
-    end: what comes before it (``$``, ``.``, whitespace) is none of them."""
-    text, start, end = node.full_text, node.start, node.end
-    if end > start and text[end - 1] == "`":
-        at = text.rindex("`", start, end - 1)
-        return text[at + 1 : end - 1], at
-    at = end
-    while at > start and (text[at - 1].isalnum() or text[at - 1] == "_"):
-        at -= 1
-    return (text[at:end], at) if at < end else None
 
 
 def parse_script(source: Source) -> ast.Script:
@@ -803,17 +691,4 @@ def parse_script(source: Source) -> ast.Script:
         CompileError: for lexical and syntax errors (Tremor's messages and spans); nothing else
             escapes, whatever the input.
     """
-
-    def run() -> ast.Script:
-        visitor = ScriptVisitor(source.text)
-        node = parse_rule(
-            ("script",),
-            None,
-            source,
-            visitor.collapsible(),
-            visitor.text_rules(),
-            visitor.answers(),
-        )
-        return visitor.build(node)
-
-    return run_guarded(run, source)
+    return parse_with(("script",), None, source, ScriptVisitor(source.text))

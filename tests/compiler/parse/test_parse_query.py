@@ -14,8 +14,8 @@ from compiler.diagnostics import CompileError
 from compiler.parse.deploy import parse_module
 from compiler.parse.query import parse_query
 from compiler.source import Source
+from tests.support.paths import CONFORMANCE
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 # Messages only the lexer or parser produce (everything else is a later, semantic error).
 SYNTAX_MESSAGES = ("Found the token", "It looks like you forgot to terminate")
 

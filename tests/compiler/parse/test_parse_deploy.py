@@ -13,8 +13,8 @@ from compiler.ast import script as s
 from compiler.diagnostics import CompileError
 from compiler.parse.deploy import parse_deploy, parse_module
 from compiler.source import Source
+from tests.support.paths import CONFORMANCE
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 SYNTAX_MESSAGES = ("Found the token", "It looks like you forgot to terminate")
 
 
