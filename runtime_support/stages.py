@@ -90,13 +90,15 @@ class StageSpec:
     None the stage its job outputs ride along into (``carry``) and, for a keyed stage that a
     batch run feeds straight from an input stream (:mod:`runtime_support.keyed_entry`), that
     stream and the top-level field its node groups by (``entry``). ``repeats``: a source stage
-    that feeds no other stage, whose rows are :data:`REPEAT_ROW_SCHEMA`."""
+    that feeds no other stage, whose rows are :data:`REPEAT_ROW_SCHEMA`. ``name``: the
+    planner's name of the stage (its DataFrame's variable in the job), for people only."""
 
     members: tuple[str, ...]
     partitioning: str
     carry: int | None = None
     entry: tuple[str, str] | None = None
     repeats: bool = False
+    name: str = ""
 
 
 def stage_mapper(

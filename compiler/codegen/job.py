@@ -13,7 +13,7 @@ import jinja2
 
 from ..records import Record, record
 from .fastfmt import format_job
-from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
+from .graph import NATIVE_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -27,7 +27,7 @@ class JobParts(Record):
     sources: tuple[tuple[str, str], ...]  # (constant name, repr of the source text)
     blocks: tuple[str, ...]  # module-level code blocks, in order
     graph: str  # Python expression building the GraphSpec
-    plan: dict[str, object]  # the Spark plan's pieces (``stages.plan_context``)
+    plan: dict[str, object]  # the rendered Spark plan (``stages.plan_context``)
     native: bool = False  # the plan calls the native hooks (pre-filter, typed plan)
 
 
@@ -94,8 +94,7 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The formatted job source (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
-        *PLAN_IMPORTS,
-        *parts.plan.get("plan_imports", ()),  # type: ignore[misc]
+        *parts.plan["plan_imports"],  # type: ignore[misc]
         "runtime_support.job:run_job_cli",
     )
     return render_template(
