@@ -678,7 +678,7 @@ def _kept_pid(pids: dict[str, int], value: Any, parts: int) -> int:
     """:func:`~.keyed_entry.pid_of` of a group's first component, a string's kept in ``pids``."""
     pid = pids.get(value) if type(value) is str else None
     if pid is None:
-        from .keyed_entry import pid_of  # (it imports this module)
+        from .keyed_entry import pid_of
 
         pid = pid_of(value, parts)
         if type(value) is str:

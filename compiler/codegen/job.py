@@ -14,6 +14,7 @@ import jinja2
 from ..records import Record, record
 from .fastfmt import format_job
 from .graph import NATIVE_IMPORTS
+from .stages import READ_INPUT
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -97,6 +98,8 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         *parts.plan["plan_imports"],  # type: ignore[misc]
         "runtime_support.job:run_job_cli",
     )
+    if parts.native:  # it reads its input with read_native
+        imports = tuple(item for item in imports if item != READ_INPUT)
     return render_template(
         "job.py.j2",
         source_name=parts.source_name,

@@ -109,11 +109,12 @@ def plan_context(plan: Plan, no_input_meta: tuple[str, ...] = ()) -> dict[str, o
         "no_input_meta": repr(no_input_meta) if no_input_meta else "",
         "stages": rendered,
         "outputs": outputs,
-        "first": stages[0].name,
-        "plan_imports": _imports(code, bool(no_input_meta)),
+        "first": stages[0].name if stages else "",
+        "plan_imports": _imports(code, bool(no_input_meta), bool(streams)),
     }
 
 
+READ_INPUT = "runtime_support.spark_exec:event_columns"
 #: What the plan functions may call: ``(name in the code, "module:name")``.
 CALLS = (
     ("StorageLevel.", "pyspark:StorageLevel"),
@@ -129,13 +130,14 @@ CALLS = (
 )
 
 
-def _imports(code: str, refuses: bool) -> tuple[str, ...]:
-    """The imports of the plan functions whose stage code is ``code``."""
+def _imports(code: str, refuses: bool, reads: bool) -> tuple[str, ...]:
+    """The imports of the plan functions whose stage code is ``code`` (``reads``: the job has
+    input streams; a native job reads them with ``read_native`` instead, ``job.py``)."""
     found = [item for name, item in CALLS if name in code]
     return (
         *found,
+        *((READ_INPUT,) if reads else ()),
         "runtime_support.port_frames:port_frames",
-        "runtime_support.spark_exec:event_columns",
         "runtime_support.spark_exec:stream_outputs",
         "runtime_support.stages:StageSpec",
         *(("runtime_support.spark_exec:refuse_input_meta",) if refuses else ()),

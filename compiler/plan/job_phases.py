@@ -84,18 +84,9 @@ def absorb_forwarders(plan: Plan) -> Plan:
     return replace(plan, stages=tuple(s for i, s in enumerate(stages) if i not in dropped))
 
 
-def homes(plan: Plan) -> dict[str, list[int]]:
-    """Node name → the stages it is a member of (several for an absorbed forwarder)."""
-    found: dict[str, list[int]] = {}
-    for index, stage in enumerate(plan.stages):
-        for member in stage.members:
-            found.setdefault(member, []).append(index)
-    return found
-
-
 def wire_stages(plan: Plan) -> Plan:
     """Each stage's inputs, carry, persistence and job outputs (see the module)."""
-    where, home = plan.stage_index(), homes(plan)
+    where, home = plan.stage_index(), plan.homes()
     count = len(plan.stages)
     downstream: list[set[int]] = [set() for _ in range(count)]
     upstream: list[set[int]] = [set() for _ in range(count)]

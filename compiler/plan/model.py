@@ -182,8 +182,16 @@ class Plan(Record):
         return self._outputs.get(name, ())
 
     def stage_index(self) -> dict[str, int]:
-        """Node name → index of its stage."""
+        """Node name → index of its stage (its last, for a forwarder absorbed into several)."""
         return {m: i for i, s in enumerate(self.stages) for m in s.members}
+
+    def homes(self) -> dict[str, list[int]]:
+        """Node name → the indexes of the stages it is a member of, in order."""
+        found: dict[str, list[int]] = {}
+        for index, stage in enumerate(self.stages):
+            for member in stage.members:
+                found.setdefault(member, []).append(index)
+        return found
 
 
 def render(plan: Plan) -> str:
@@ -203,11 +211,7 @@ def render(plan: Plan) -> str:
     lines = [f"plan: {len(plan.nodes)} nodes in {count} stage{'s' if count != 1 else ''}"]
     for index, stage in enumerate(plan.stages):
         lines.append(" | ".join([_stage_head(index, stage), *_stage_facts(plan, stage)]))
-    where = plan.stage_index()
-    homes: dict[str, list[int]] = {}  # an absorbed forwarder is in several stages
-    for index, stage in enumerate(plan.stages):
-        for member in stage.members:
-            homes.setdefault(member, []).append(index)
+    where, homes = plan.stage_index(), plan.homes()  # an absorbed forwarder is in several
     crossing = [
         (src, where[e.target[0]], i, e)
         for i, e in enumerate(plan.edges)
@@ -266,13 +270,13 @@ def validate(plan: Plan) -> list[str]:
     if set(members) != set(names) or any(not plan.node(m).forwards for m in absorbed):
         problems.append("not every node is in exactly one stage (or forwards, absorbed)")
     known = set(names)
-    where = plan.stage_index()
+    where, homes = plan.stage_index(), plan.homes()
     for edge in plan.edges:
         if edge.source[0] not in known or edge.target[0] not in known:
             problems.append(f"edge to an unknown node: {_edge(edge)}")
         elif isinstance(edge.partitioning, Source):
             problems.append(f"source partitioning on an edge: {_edge(edge)}")
-        elif where.get(edge.source[0]) != where.get(edge.target[0]):
+        elif all(edge.target[0] not in plan.stages[i].members for i in homes[edge.source[0]]):
             root = plan.stages[where[edge.target[0]]].members[0]
             if edge.target[0] != root:
                 problems.append(f"edge enters a stage below its root: {_edge(edge)}")
