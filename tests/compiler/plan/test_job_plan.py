@@ -27,9 +27,7 @@ RUNTIME = ("query_runtime_errors", "script_runtime_errors")
 
 
 def _programs(folder: Path) -> list[Path]:
-    return sorted(
-        p for ext in ("tremor", "trickle", "troy") for p in folder.glob(f"*/*.{ext}")
-    )
+    return sorted(p for ext in ("tremor", "trickle", "troy") for p in folder.glob(f"*/*.{ext}"))
 
 
 def _others() -> list[Path]:

@@ -191,9 +191,10 @@ def _check_sound(plan: Plan, where: object) -> None:
     expected = {Keyed: Hash, Global: Single}
     for stage in plan.stages:
         stateful = [m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)]
-        assert len(stateful) <= 1 or all(
-            isinstance(plan.node(m).scope, Keyed) for m in stateful
-        ), (where, stage.name)
+        assert len(stateful) <= 1 or all(isinstance(plan.node(m).scope, Keyed) for m in stateful), (
+            where,
+            stage.name,
+        )
         root = plan.node(stateful[0] if stateful else stage.members[0])
         if type(root.scope) in expected:
             assert type(stage.partitioning) is expected[type(root.scope)], (where, stage.name)
