@@ -302,11 +302,17 @@ def identifier(text: str) -> str:
 def _what(plan: Plan, stage: Stage) -> str:
     """The base of a stage's name: ``source_<stream>`` for a source stage (or a stateless one
     reading the input), else its (first stateful) root's kind and last name part, and
-    ``_by_<key>`` when keyed (``select1_by_host``, ``script_enrich``, ``bucket_by_class``)."""
+    ``_by_<key>`` when keyed (``select1_by_host``, ``script_enrich``, ``bucket_by_class``); keyed
+    siblings sharing a shuffle: the first two joined by ``_and_`` (``_and_more`` for others)."""
     streams = [m for m in stage.members if plan.node(m).reads]
     stateful = [m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)]
     if streams and (stage.kind == "source" or not stateful):
         return "source_" + (identifier(streams[0].split("/")[-2 if "/" in streams[0] else -1]))
+    if len(stateful) > 1:  # keyed siblings sharing one shuffle
+        first, second = (
+            _what(plan, Stage(members=(m,), partitioning=stage.partitioning)) for m in stateful[:2]
+        )
+        return f"{first}_and_{second}" + ("_and_more" if len(stateful) > 2 else "")
     root = plan.node(stateful[0] if stateful else stage.members[0])
     part = identifier(root.name.split("/")[-1])
     kind = identifier(root.label.split(" ")[0])

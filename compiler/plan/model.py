@@ -5,8 +5,9 @@ Invariants (checked by :func:`validate` once stages exist):
 - node names are unique; every edge joins two nodes of the plan;
 - an edge's partitioning is :class:`Forward`, :class:`Hash` or :class:`Single`, never
   :class:`Source` (which only says a stage has no input edge);
-- once stages exist, every node is a member of exactly one stage, and a stage's first member
-  (its root) is the only one with an input edge from outside the stage.
+- once stages exist, every node is a member of exactly one stage (a forwarding node absorbed
+  into the stages feeding it: of each of them), and only a stage's first member (its root), or
+  in a hash stage a keyed node sharing its shuffle, has an input edge from outside the stage.
 
 Everything is a frozen dataclass of tuples, so a plan compares and renders deterministically.
 """
@@ -17,7 +18,7 @@ from collections import Counter
 from dataclasses import field
 from typing import assert_never
 
-from ..ir.scope import StateScope, describe
+from ..ir.scope import Stateless, StateScope, describe
 from ..records import Record, record
 
 #: ``(node name, port name)``.
@@ -277,7 +278,10 @@ def validate(plan: Plan) -> list[str]:
         elif isinstance(edge.partitioning, Source):
             problems.append(f"source partitioning on an edge: {_edge(edge)}")
         elif all(edge.target[0] not in plan.stages[i].members for i in homes[edge.source[0]]):
-            root = plan.stages[where[edge.target[0]]].members[0]
-            if edge.target[0] != root:
+            stage = plan.stages[where[edge.target[0]]]
+            keyed = stage.kind == "hash" and not isinstance(
+                plan.node(edge.target[0]).scope, Stateless
+            )
+            if edge.target[0] != stage.members[0] and not keyed:
                 problems.append(f"edge enters a stage below its root: {_edge(edge)}")
     return problems

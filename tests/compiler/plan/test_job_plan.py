@@ -119,6 +119,19 @@ def test_dbg_plan_is_the_jobs_stages_elsewhere() -> None:
     assert max(counts.values()) >= 2
 
 
+def test_dbg_plan_is_the_jobs_stages_for_the_plan_fixtures(tmp_path: Path) -> None:
+    """The same for the programs of tests/fixtures/plan (quoted names, keyed siblings)."""
+    from tests.compiler.plan.test_planner import CASES
+
+    for index, param in enumerate(CASES):
+        (case,) = param.values
+        path = tmp_path / f"{index}{Path(case.title).suffix}"
+        path.write_text(case.program, encoding="utf-8")
+        job = _built(path)
+        assert job is not None, case.title
+        _compare(path, job)
+
+
 def test_built_jobs_pass_ruff(tmp_path: Path) -> None:
     """The jobs of the workloads, golden inputs and examples have no unused import, undefined
     name or other pyflakes/pycodestyle finding (only long lines: embedded source text)."""
