@@ -271,3 +271,19 @@ def test_script_ports_named_like_the_graph_nodes() -> None:
     assert [(s.name, s.members, s.ports) for s in plan.stages] == [
         ("source_in", ("in", "script"), ("err", "in", "out", "script"))
     ]
+
+
+def test_stage_names_avoid_the_plan_functions_names() -> None:
+    """A stage named like a name the job's plan functions use (``stream_outputs``) or like a
+    Python keyword takes a suffix; a name made of no letter or digit falls back to ``stage``."""
+    from compiler.plan.job_phases import name_stages
+    from compiler.plan.model import Stage
+
+    nodes = (
+        PlanNode(name="outputs", label="stream outputs", scope=Stateless()),
+        PlanNode(name="if", label="if", scope=Stateless()),
+        PlanNode(name="$", label="$", scope=Stateless()),
+    )
+    stages = tuple(Stage(members=(n.name,), partitioning=Forward()) for n in nodes)
+    named = name_stages(Plan(nodes=nodes, edges=(), stages=stages))
+    assert [s.name for s in named.stages] == ["stream_outputs_2", "if_2", "stage"]
