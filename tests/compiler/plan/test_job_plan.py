@@ -22,8 +22,8 @@ from tests.support.paths import CONFORMANCE, ROOT, WORKLOADS
 
 #: Categories whose every program builds (the others hold programs that must not).
 BUILDING = ("queries", "scripts", "flows")
-#: Categories whose programs build where they fail only at run time.
-RUNTIME = ("query_runtime_errors", "script_runtime_errors")
+#: Categories whose programs build where they fail only at run time or only warn.
+RUNTIME = ("query_runtime_errors", "script_runtime_errors", "script_warnings")
 
 
 def _programs(folder: Path) -> list[Path]:
@@ -108,8 +108,8 @@ def test_dbg_plan_is_the_jobs_stages_over_the_corpus(category: str) -> None:
 
 
 def test_dbg_plan_is_the_jobs_stages_elsewhere() -> None:
-    """The same for the runtime-error programs that build, the workloads, the golden inputs
-    and the examples (several stages, keyed entries and flows among them)."""
+    """The same for the runtime-error and warning programs that build, the workloads, the
+    golden inputs and the examples (several stages, keyed entries and flows among them)."""
     counts = {}
     for path in [p for c in RUNTIME for p in _programs(CONFORMANCE / c)] + _others():
         job = _built(path)
