@@ -37,8 +37,8 @@ BATCH_ROWS = 10_000  # Spark's spark.sql.execution.arrow.maxRecordsPerBatch defa
 WARM_UP = 100
 _CHILD = "TREMORC_STAGE_RATE_COUNTED"
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
-# The batches the job runs as passthroughs when the run flushes (compiler/codegen/stages.py).
-_FLUSHING = re.compile(r"single_unless_flushing\(.*?flush_at_end,\s*(\([^)]*\))", re.S)
+# The batches the job runs as passthroughs when the run flushes (compiler/plan/job_phases.py).
+_FLUSHING = re.compile(r"passthroughs\(GRAPH,\s*(\([^)]*\))", re.S)
 
 
 def main() -> None:

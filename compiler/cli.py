@@ -216,9 +216,11 @@ def dbg_dot(file: Path) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--after", help="print the plan after this phase ('all': after each phase)")
 def dbg_plan(file: Path, after: str | None) -> None:
-    """The Spark stages of FILE's job graph: members, partitioning and why (compiler/plan)."""
+    """The Spark stages of FILE's job (its STAGES): members, partitioning and why
+    (compiler/plan, over the job graph that `build` renders)."""
+    from .codegen.build import job_input
     from .pipeline import check_program
-    from .plan import PHASES, initial_plan, render, run_phases
+    from .plan import PHASES, render, run_phases
 
     names = [name for name, _ in PHASES]
     if after not in (None, "all", *names):
@@ -228,7 +230,7 @@ def dbg_plan(file: Path, after: str | None) -> None:
     except CompileError as err:
         _fail(err)
         return
-    steps = run_phases(initial_plan(checked.ir))
+    steps = run_phases(job_input(checked))
     for name, plan in steps:
         if after == "all":
             click.echo(f"== after {name}\n{render(plan)}")

@@ -5,7 +5,8 @@ field (``group by event.f`` or ``group by set(event.f)``), the job need not run 
 before the shuffle only to compute each event's key: Spark's JSON reader (``from_json``) reads
 the field, the input rows go straight to the shuffle, and the keyed stage decodes each line once
 and runs it (:meth:`runtime_support.stages._Runner.feed_entry`). The stage's rows are the ones
-the two-stage plan gives.
+the two-stage plan gives. The job's ``batch_plan`` shuffles :func:`entry_rows` by ``part``,
+sorts each partition by ``seq`` and runs the stage's ``stage_mapper`` with the partition count.
 
 Invariant: all events of one group run in one partition, in ``seq`` order. The partition is a
 function of the group: ``pid = crc32(utf8(f(v))) mod P`` (``P`` the shuffle's partitions, pid
@@ -27,13 +28,9 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from .columns_once import map_in_arrow
-from .stages import ROW_SCHEMA, StageSpec, stage_mapper
-
 __all__ = [
     "EntryKeyMismatch",
     "entry_rows",
-    "keyed_entry",
     "partition_values",
     "pid_of",
     "spark_hash_int",
@@ -85,17 +82,6 @@ def partition_values(parts: int) -> list[int]:
         found.setdefault(spark_hash_int(candidate) % parts, candidate)
         candidate += 1
     return [found[pid] for pid in range(parts)]
-
-
-def keyed_entry(events: Any, graph: Any, stages: tuple[StageSpec, ...], index: int, flush: bool):
-    """Stage ``index`` (whose ``entry`` names its input stream and field) over the input rows
-    ``events``: keyed in the JVM, shuffled, run in ``seq`` order (see the module)."""
-    _, field = stages[index].entry  # type: ignore[misc]
-    parts = int(events.sparkSession.conf.get("spark.sql.shuffle.partitions"))
-    mapper = stage_mapper(graph, stages, index, flush, parts)
-    rows = entry_rows(events, field, parts)
-    shuffled = rows.repartition("part").sortWithinPartitions("seq")
-    return map_in_arrow(shuffled.drop("part", "stream"), mapper, ROW_SCHEMA)
 
 
 def entry_rows(events: Any, field: str, parts: int) -> Any:

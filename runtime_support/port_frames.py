@@ -1,7 +1,7 @@
 """A batch job's outputs: one DataFrame per port, and the stages each port reads.
 
-``run_pipeline`` persists no stage for the sake of its ports. A caller that writes one port reads
-its stages once; a caller that writes several either reads them in one pass (:meth:`together`:
+A job's ``batch_plan`` persists no stage for the sake of its ports. A caller that writes one port
+reads its stages once; a caller that writes several either reads them in one pass (:meth:`together`:
 one DataFrame with a ``port`` column, each stage read once, as a streaming job does) or keeps the
 output rows of the ports that share a stage (:meth:`keep_shared`) before its actions. Invariant:
 the frame of a port is exactly ``port_output`` of its stages (their union), however it is read;

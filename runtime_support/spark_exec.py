@@ -10,8 +10,8 @@ event is the record of its non-NULL columns, in column order (:func:`typed_event
 output is ``value, seq, sub`` (``sub`` the array path of :mod:`runtime_support.stages`): ordering by
 ``(seq, sub)`` gives Tremor's emission order. A ``.trickle`` job whose buckets were proven
 routing-only assuming metadata-free input takes no ``meta`` column (:func:`refuse_input_meta`).
-A single stage whose only state is flush-transparent batches runs in parallel when the run
-flushes (:func:`single_unless_flushing`).
+A single stage whose only state is flush-transparent batches runs in parallel with them as
+passthroughs when the run flushes (:func:`passthroughs`; the job's ``batch_plan`` says when).
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .columns_once import by_name, column_once, is_empty_frame, map_in_arrow, select_once
+from .columns_once import by_name, column_once, is_empty_frame, select_once
 from .graph import GraphSpec, NodeSpec, Passthrough
 from .port_frames import PortFrames, empty_frame, meta_column, port_output
-from .stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
     "InputMetaError",
@@ -30,9 +29,9 @@ __all__ = [
     "meta_column",
     "ordered_union",
     "port_output",
+    "passthroughs",
     "python_splits",
     "refuse_input_meta",
-    "single_unless_flushing",
     "stream_outputs",
     "typed_event",
     "typed_fields",
@@ -64,31 +63,6 @@ def refuse_input_meta(inputs: dict[str, Any], streams: tuple[str, ...], operator
             "route events where Tremor's rate limit would not. Drop the `meta` column, or run "
             "the pipeline in a .troy flow (whose buckets assume nothing of their input)."
         )
-
-
-def single_unless_flushing(
-    source: Any,
-    order: tuple[str, ...],
-    spec: GraphSpec,
-    stages: tuple[StageSpec, ...],
-    index: int,
-    flush: bool,
-    batches: tuple[str, ...],
-) -> Any:
-    """Stage ``index`` on its input rows ``source``, single only for its ``generic::batch``
-    nodes ``batches`` (``compiler/passes/batch_flush.py``: they feed only sinks that do not
-    read ``$``, which nothing else feeds). Without ``flush`` it runs as planned, in one
-    partition sorted by ``order`` (an unfinished batch is never written, as in Tremor). With
-    ``flush`` every event a batch receives is written once, in input order, each on its own,
-    as with no batch at all: the stage runs on its input's own partitions with the batches as
-    passthroughs."""
-    if not flush:
-        ordered = source.repartition(1).sortWithinPartitions(*order)
-        return map_in_arrow(ordered, stage_mapper(spec, stages, index, False), ROW_SCHEMA)
-    mapper = stage_mapper(passthroughs(spec, batches), stages, index, True)
-    # Not map_in_arrow: the spec is new on every call, so its UDF would never be found again
-    # and would only push other jobs' UDFs out of the cache.
-    return source.mapInArrow(mapper, ROW_SCHEMA)
 
 
 def passthroughs(spec: GraphSpec, names: tuple[str, ...]) -> GraphSpec:

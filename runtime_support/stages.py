@@ -90,13 +90,15 @@ class StageSpec:
     None the stage its job outputs ride along into (``carry``) and, for a keyed stage that a
     batch run feeds straight from an input stream (:mod:`runtime_support.keyed_entry`), that
     stream and the top-level field its node groups by (``entry``). ``repeats``: a source stage
-    that feeds no other stage, whose rows are :data:`REPEAT_ROW_SCHEMA`."""
+    that feeds no other stage, whose rows are :data:`REPEAT_ROW_SCHEMA`. ``name``: the
+    planner's name of the stage (its DataFrame's variable in the job), for people only."""
 
     members: tuple[str, ...]
     partitioning: str
     carry: int | None = None
     entry: tuple[str, str] | None = None
     repeats: bool = False
+    name: str = ""
 
 
 def stage_mapper(
@@ -676,7 +678,7 @@ def _kept_pid(pids: dict[str, int], value: Any, parts: int) -> int:
     """:func:`~.keyed_entry.pid_of` of a group's first component, a string's kept in ``pids``."""
     pid = pids.get(value) if type(value) is str else None
     if pid is None:
-        from .keyed_entry import pid_of  # (it imports this module)
+        from .keyed_entry import pid_of
 
         pid = pid_of(value, parts)
         if type(value) is str:

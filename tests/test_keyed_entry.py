@@ -115,7 +115,9 @@ def test_job_outputs_are_one_threads(spark: Any) -> None:
     """Padded lines join their groups' windows, in their partitions, in order; the others
     run once (bad lines on ``err``, a failing ``group by`` on ``error``)."""
     job = compile_source(Source("keyed_entry.trickle", PROGRAM), "query").job
-    assert "keyed_entry(events, GRAPH, STAGES, 1, flush_at_end)" in job
+    code = "".join(job.split())  # black may wrap the calls
+    assert 'entry_rows(events,"k",parts).repartition("part").sortWithinPartitions("seq")' in code
+    assert "stage_mapper(GRAPH,STAGES,1,flush_at_end,parts)" in code
     lines = PROBES + [json.dumps({"k": k, "i": 100 + i}) for i, k in enumerate("abcabcab")]
     _differential(spark, job, "keyed_entry", {"in": lines}, ORIGINS["query"], lambda seq: seq)
 

@@ -16,6 +16,7 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
+from runtime_support.stages import ROW_SCHEMA
 from tests.support.paths import WORKLOADS
 from tests.support.stream_harness import batch_rows, stream_rows
 
@@ -62,7 +63,7 @@ def _jobs(text: str, name: str) -> tuple[Any, Any]:
     repeats, plain = load_job(job, f"{name}_repeats"), load_job(job, f"{name}_plain")
     assert [stage.repeats for stage in repeats.STAGES] == [True], "the select's stage repeats"
     plain.STAGES = tuple(dataclasses.replace(stage, repeats=False) for stage in plain.STAGES)
-    plain.REPEAT_ROW_SCHEMA = plain.ROW_SCHEMA
+    plain.REPEAT_ROW_SCHEMA = ROW_SCHEMA  # (the job imports only the schema it uses)
     return repeats, plain
 
 

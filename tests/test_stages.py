@@ -119,13 +119,13 @@ def _keyed_and_global(plan_stages: list[tuple[tuple[str, ...], str]], stateful: 
 def test_job_stages_are_the_dbg_plan_split(program: Path) -> None:
     """Every stateful node runs in the job under the partitioning ``tremorc dbg plan`` shows
     (hash by its key, or single); the job's stages are the planner's, over the job graph."""
+    from compiler.codegen.build import job_plan
     from compiler.pipeline import check_program, kind_of
-    from compiler.plan import plan_of
     from compiler.plan.model import Hash, Single
     from compiler.source import Source
 
     kind = kind_of(program)
-    plan = plan_of(check_program(Source.from_path(program), kind).ir)
+    plan = job_plan(check_program(Source.from_path(program), kind))
     names = {Hash: "hash", Single: "single"}
     shown = [(s.members, names.get(type(s.partitioning), "other")) for s in plan.stages]
     module = load_job(compile_source(read_source(program), kind).job, program.parent.name)

@@ -50,7 +50,7 @@ def _check(spark, module, lines: list[str], work: Path, step: int = 1) -> None:
     ran: set[int] = set()
     streamed = stream_rows(spark, module, lines, work, files=3, step=step, batches=ran)
     rows = [row for _, row in streamed]
-    if hasattr(module, "single_unless_flushing"):
+    if hasattr(module, "passthroughs"):
         # A flush-transparent batch (README "Performance") numbers each event by its own seq in
         # a flushing batch run and by the seq of the event that closed its batch when
         # streaming: the same events in the same order on every port, at other positions.

@@ -9,12 +9,52 @@ from __future__ import annotations
 
 from ..ast import script as S
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
+from ..plan import plan_of
+from ..plan.model import Plan
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
-from .stages import plan_context
+from .stages import job_graph, plan_context
 
 SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
+
+
+def _script_graph(facts: ScriptGraph) -> tuple[NodeCode, tuple]:
+    """The one node of a ``.tremor`` job and its links ``in → script → <ports>``."""
+    node = NodeCode(
+        name="script",
+        factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
+        stateful=facts.stateful,
+        scope=facts.scope,
+        label="script",
+    )
+    links = ((("in", "out"), ("script", "in")),) + tuple(
+        (("script", port), (output_node(port), "in")) for port in facts.ports
+    )
+    return node, links
+
+
+def job_plan(checked: Checked) -> Plan:
+    """The planned stages of ``checked``'s job (what ``tremorc dbg plan`` prints and the job's
+    ``STAGES`` hold), without rendering the job."""
+    return plan_of(job_input(checked))
+
+
+def job_input(checked: Checked) -> Plan:
+    """The planner's input for ``checked``'s job: its job graph (no stages)."""
+    if checked.kind == "deploy":
+        from .deploy import deploy_graph
+
+        assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
+        return deploy_graph(checked.ir)
+    if checked.kind == "script":
+        assert isinstance(checked.ir, ScriptGraph)
+        node, links = _script_graph(checked.ir)
+        return job_graph(streams=("in",), output_ports=checked.ir.ports, nodes=(node,), links=links)
+    from .query import query_graph
+
+    assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
+    return query_graph(checked.ir)
 
 
 def build_script_job(
@@ -25,25 +65,17 @@ def build_script_job(
 
     generated = generate_script(script, source, prefix="script")
     ports = facts.ports
-    node = NodeCode(
-        name="script",
-        factory="partial(script_operator, script_run, SOURCE, SCRIPT_SITES)",
-        stateful=facts.stateful,
-        scope=facts.scope,
-        label="script",
-    )
+    node, links = _script_graph(facts)
     assert generated.entry == "script_run", "the factory names the entry function"
-    links = ((("in", "out"), ("script", "in")),) + tuple(
-        (("script", port), (output_node(port), "in")) for port in ports
-    )
     graph = graph_expr(inputs=("in",), output_ports=ports, nodes=(node,), links=links)
+    planned = plan_of(job_graph(streams=("in",), output_ports=ports, nodes=(node,), links=links))
     parts = JobParts(
         source_name=source.name,
         imports=(*generated.imports, *GRAPH_IMPORTS, *SCRIPT_NODE_IMPORTS),
         sources=(("SOURCE", repr(source.text)), ("SCRIPT_SITES", repr(generated.sites))),
         blocks=(generated.code,),
         graph=graph,
-        plan=plan_context(streams=("in",), output_ports=ports, nodes=(node,), links=links),
+        plan=plan_context(planned),
         native=native,
     )
     return render_job(parts, job_name)

@@ -12,13 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir import flow as F
+from ..plan import plan_of
+from ..plan.model import Plan
 from ..source import Source
 from .deploy_metrics import METRICS_IMPORTS, metrics_expr
-from .graph import GRAPH_IMPORTS, PLAN_IMPORTS, NodeCode, graph_expr, output_node
+from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import render_template
 from .query import compile_pipeline
 from .query_select import Emitter
-from .stages import plan_context
+from .stages import job_graph, plan_context
 
 FLOW_IMPORTS = (
     "runtime_support.connectors:ConnectorSpec",
@@ -181,6 +183,19 @@ def _answered(job: _Job) -> tuple[str, ...]:
     return tuple(n for n, _, _ in job.outputs if output_node(n) in seen)
 
 
+def _job_graph(job: _Job) -> Plan:
+    """The planner's input: the job graph of every deployed flow."""
+    return job_graph(
+        streams=tuple(s for _, _, s in job.inputs),
+        output_ports=tuple(n for n, _, _ in job.outputs),
+        nodes=tuple(job.nodes),
+        links=tuple(job.links),
+        counted=bool(metrics_expr(job)),
+        meta_ports=tuple(n for n, c, _ in job.outputs if job.kinds[c] in META_SINKS),
+        exits="exit" in job.kinds,  # the run ends at an exit's first event, by (seq, sub)
+    )
+
+
 def _render(job: _Job, source: Source, job_name: str) -> str:
     streams = tuple(s for _, _, s in job.inputs)
     ports = tuple(n for n, _, _ in job.outputs)
@@ -195,15 +210,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         meta_ports=meta,
         counted=bool(metrics),
     )
-    plan = plan_context(
-        streams=streams,
-        output_ports=ports,
-        nodes=nodes,
-        links=tuple(job.links),
-        counted=bool(metrics),
-        meta_ports=meta,
-        exits="exit" in job.kinds,  # the run ends at an exit's first event, by (seq, sub)
-    )
+    plan = plan_context(plan_of(_job_graph(job)))
     answered = _answered(job)
     flow = (
         f"FlowSpec(connectors=({''.join(c + ',' for c in job.connectors)}), "
@@ -219,7 +226,6 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         imports=(
             *sorted(job.imports),
             *GRAPH_IMPORTS,
-            *PLAN_IMPORTS,
             *FLOW_IMPORTS,
             *(METRICS_IMPORTS if metrics else ()),
             *plan["plan_imports"],  # type: ignore[misc]
@@ -236,9 +242,18 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     )
 
 
-def build_deploy_job(deployment: F.Deployment, source: Source, job_name: str) -> str:
-    """The job running every deployed flow of ``deployment``."""
+def _assembled(deployment: F.Deployment) -> _Job:
     job = _Job()
     for flow in deployment.flows:
         _add_flow(job, flow)
-    return _render(job, source, job_name)
+    return job
+
+
+def deploy_graph(deployment: F.Deployment) -> Plan:
+    """The planner's input for the job of ``deployment`` (see :func:`build_deploy_job`)."""
+    return _job_graph(_assembled(deployment))
+
+
+def build_deploy_job(deployment: F.Deployment, source: Source, job_name: str) -> str:
+    """The job running every deployed flow of ``deployment``."""
+    return _render(_assembled(deployment), source, job_name)

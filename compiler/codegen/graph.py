@@ -74,19 +74,6 @@ GRAPH_IMPORTS = (
     "runtime_support.graph:NodeSpec",
 )
 
-PLAN_IMPORTS = (
-    "pyspark:StorageLevel",
-    "pyspark.sql:functions as F",
-    "runtime_support.columns_once:map_in_arrow",
-    "runtime_support.port_frames:port_frames",
-    "runtime_support.spark_exec:event_columns",
-    "runtime_support.spark_exec:python_splits",
-    "runtime_support.spark_exec:stream_outputs",
-    "runtime_support.stages:ROW_SCHEMA",
-    "runtime_support.stages:StageSpec",
-    "runtime_support.stages:stage_mapper",
-    "runtime_support.stream_state:state_stage",
-)
 NATIVE_IMPORTS = (
     "runtime_support.native_typed:read_native",
     "runtime_support.native_typed:with_native_rows",

@@ -13,7 +13,8 @@ import jinja2
 
 from ..records import Record, record
 from .fastfmt import format_job
-from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
+from .graph import NATIVE_IMPORTS
+from .stages import READ_INPUT
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -27,7 +28,7 @@ class JobParts(Record):
     sources: tuple[tuple[str, str], ...]  # (constant name, repr of the source text)
     blocks: tuple[str, ...]  # module-level code blocks, in order
     graph: str  # Python expression building the GraphSpec
-    plan: dict[str, object]  # the Spark plan's pieces (``stages.plan_context``)
+    plan: dict[str, object]  # the rendered Spark plan (``stages.plan_context``)
     native: bool = False  # the plan calls the native hooks (pre-filter, typed plan)
 
 
@@ -94,10 +95,11 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The formatted job source (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
-        *PLAN_IMPORTS,
-        *parts.plan.get("plan_imports", ()),  # type: ignore[misc]
+        *parts.plan["plan_imports"],  # type: ignore[misc]
         "runtime_support.job:run_job_cli",
     )
+    if parts.native:  # it reads its input with read_native
+        imports = tuple(item for item in imports if item != READ_INPUT)
     return render_template(
         "job.py.j2",
         source_name=parts.source_name,

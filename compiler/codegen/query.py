@@ -12,12 +12,14 @@ from dataclasses import dataclass
 
 from ..ir import graph as G
 from ..ir.scope import Keyed
+from ..plan import plan_of
 from ..plan.build import plan_node
+from ..plan.model import Plan
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
 from .query_select import Emitter, entry_field, select_spec
-from .stages import plan_context
+from .stages import job_graph, plan_context
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 ERROR_LOG = "error_log"
@@ -128,11 +130,9 @@ def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:
     )
 
 
-def build_query_job(
-    graph: G.PipelineGraph, source: Source, job_name: str, native: bool = False
-) -> str:
-    """The job for a ``.trickle`` file: inputs are its from ports, outputs its into ports plus
-    ``error_log`` (select errors)."""
+def _query_job(graph: G.PipelineGraph) -> tuple[PipelineCode, Plan, dict[str, object]]:
+    """The rendered pipeline of a ``.trickle`` job, its job graph (inputs: its from ports,
+    outputs: its into ports plus ``error_log``, select errors) and the graph's pieces."""
     code = compile_pipeline(graph, Emitter())
     links = list(code.links)
     for port, node in code.outputs:
@@ -142,30 +142,38 @@ def build_query_job(
     outputs = (*(port for port, _ in graph.outputs), ERROR_LOG)
     inputs = tuple(node for _, node in code.inputs)
     nodes = tuple(n for n in code.nodes if n.name not in inputs)
-    rendered = graph_expr(inputs=inputs, output_ports=outputs, nodes=nodes, links=tuple(links))
+    pieces = {"inputs": inputs, "output_ports": outputs, "nodes": nodes, "links": tuple(links)}
+    plan = job_graph(streams=inputs, output_ports=outputs, nodes=nodes, links=tuple(links))
+    return code, plan, pieces
+
+
+def query_graph(graph: G.PipelineGraph) -> Plan:
+    """The planner's input for the job of a ``.trickle`` file (see :func:`build_query_job`)."""
+    return _query_job(graph)[1]
+
+
+def build_query_job(
+    graph: G.PipelineGraph, source: Source, job_name: str, native: bool = False
+) -> str:
+    """The job for a ``.trickle`` file: inputs are its from ports, outputs its into ports plus
+    ``error_log`` (select errors)."""
+    code, plan, pieces = _query_job(graph)
+    rendered = graph_expr(**pieces)  # type: ignore[arg-type]
     assuming = tuple(
         node.name
         for node in graph.nodes
         if isinstance(node, G.OperatorNode) and node.assumes_no_input_meta
     )
-    refuse = ("runtime_support.spark_exec:refuse_input_meta",) if assuming else ()
-    plan = plan_context(
-        streams=inputs,
-        output_ports=outputs,
-        nodes=nodes,
-        links=tuple(links),
-        no_input_meta=assuming,
-    )
     parts = JobParts(
         source_name=source.name,
-        imports=(*code.imports, *GRAPH_IMPORTS, *refuse),
+        imports=(*code.imports, *GRAPH_IMPORTS),
         sources=code.sources,
         blocks=code.blocks,
         graph=rendered,
-        plan=plan,
+        plan=plan_context(plan_of(plan), no_input_meta=assuming),
         native=native,
     )
     return render_job(parts, job_name)
 
 
-__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "render_node"]
+__all__ = ["PipelineCode", "build_query_job", "compile_pipeline", "query_graph", "render_node"]

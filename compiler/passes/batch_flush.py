@@ -10,10 +10,11 @@ arrival order, so what a sink writes is what it would write with no batch at all
 batch events reach only sinks, and only sinks that do not read ``$`` (a batch event's metadata
 is the batch's), and if nothing else writes to those sinks (a row of another producer would land
 between the batch's rows at a different place). This pass proves the part the pipeline can see
-and marks the node ``flush_transparent``; the job (``compiler/codegen/stages.py``) checks the
-rest (which sinks read ``$``, other producers outside the pipeline, exit sinks, counted runs, the
-input streams, the batch's stage) and then, when the run flushes, runs the batch's stage in parallel
-with the batch as a passthrough (``runtime_support.spark_exec.single_unless_flushing``).
+and marks the node ``flush_transparent``; the planner (``compiler/plan/job_phases.py``) checks
+the rest (which sinks read ``$``, other producers outside the pipeline, exit sinks, counted runs,
+the input streams, the batch's stage) and then, when the run flushes, the job's ``batch_plan``
+runs the batch's stage in parallel with the batch as a passthrough
+(``runtime_support.spark_exec.passthroughs``).
 
 Invariant: a node is marked only when it has such a timeout and every path out of it leads,
 through ports and streams only (passthroughs), to the pipeline's output ports, and every link

@@ -1,25 +1,32 @@
-"""The stage planner: the checked job graph IR split into Spark stages at state boundaries.
+"""The stage planner: the job graph (as codegen assembles it from the checked IR) split into the
+job's Spark stages at state boundaries.
 
 :func:`plan_of` runs :data:`PHASES` over :func:`~compiler.plan.build.initial_plan`;
-:func:`~compiler.plan.model.render` gives the stable text ``tremorc dbg plan`` prints.
+:func:`~compiler.plan.model.render` gives the stable text ``tremorc dbg plan`` prints, whose
+stages are the job's ``STAGES``; code generation only renders the result.
 """
 
 from __future__ import annotations
 
-from ..ir import Deployment, PipelineGraph, ScriptGraph
 from .build import initial_plan
 from .model import Plan, render, validate
 from .phases import PHASES, can_fuse, run_phases
 
 
-def plan_of(ir: ScriptGraph | PipelineGraph | Deployment) -> Plan:
-    """The staged plan of ``ir`` (every node in exactly one stage).
+def plan_of(plan: Plan) -> Plan:
+    """The staged plan of the job graph ``plan`` (every node in one stage, a forwarder
+    absorbed into the stages feeding it in several).
 
-    >>> print(render(plan_of(ScriptGraph(ports=("out", "err"), stateful=True))))
-    plan: 4 nodes in 1 stage
-    stage in+script+out+err | single | why: script: script state, in one ordered partition
+    >>> from compiler.ir.scope import Global
+    >>> from compiler.plan.model import PlanNode
+    >>> script = PlanNode(name="script", label="script", scope=Global(reason="script state"))
+    >>> links = ((("in", "out"), ("script", "in")), (("script", "out"), ("out:out", "in")))
+    >>> planned = plan_of(initial_plan(("in",), (script,), links, {"out:out": "out"}))
+    >>> print(render(planned).split(" | why")[0])
+    plan: 2 nodes in 1 stage
+    stage 0 script | single | members in, script | ports err, out
     """
-    return run_phases(initial_plan(ir))[-1][1]
+    return run_phases(plan)[-1][1]
 
 
 __all__ = [

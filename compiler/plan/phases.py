@@ -1,5 +1,6 @@
 """The planner's ordered phases, each a pure function from plan to plan (Beam's optimisation
-phases, without shared context): partition the edges, seed one stage per node, fuse, explain.
+phases, without shared context): partition the edges, seed one stage per node, fuse, shape the
+job's stages (:mod:`compiler.plan.job_phases`), name and explain them.
 
 Rules (the only ones):
 
@@ -12,7 +13,9 @@ Rules (the only ones):
 - every node without input that would root a ``source`` stage joins the first one: the job
   reads its input once, as one DataFrame, in one source stage;
 - :func:`fold_source`: a source stage that only forwards events into one ``single`` stage joins
-  it (the input goes to the one partition as read, with no stage in between).
+  it (the input goes to the one partition as read, with no stage in between);
+- then :mod:`compiler.plan.job_phases` (merge, absorb, wire, keyed entries, flush-transparent
+  batches, repeats, names), and :func:`explain_stages` says why each stage is partitioned so.
 """
 
 from __future__ import annotations
@@ -23,6 +26,15 @@ from dataclasses import replace
 from typing import assert_never
 
 from ..ir.scope import Global, Keyed, Stateless, StateScope
+from .job_phases import (
+    absorb_forwarders,
+    flush_transparent,
+    keyed_entries,
+    mark_repeats,
+    merge_keyed_siblings,
+    name_stages,
+    wire_stages,
+)
 from .model import Forward, Hash, Partitioning, Plan, Single, Source, Stage
 
 Phase = Callable[[Plan], Plan]
@@ -146,40 +158,42 @@ def fold_source(plan: Plan) -> Plan:
     return plan
 
 
-def _state_root(plan: Plan, stage: Stage) -> str:
-    """The member whose state fixes the stage's partitioning (its first member otherwise)."""
+def _roots(plan: Plan, stage: Stage) -> list[str]:
+    """The members whose state fixes the stage's partitioning (several in a merged keyed
+    stage), or its first member."""
     if isinstance(stage.partitioning, Source | Forward):
-        return stage.members[0]
-    return next(
-        (m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)),
-        stage.members[0],
-    )
+        return [stage.members[0]]
+    stateful = [m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)]
+    return stateful or [stage.members[0]]
 
 
 def explain_stages(plan: Plan) -> Plan:
-    """Record why each stage is partitioned as it is (from its root and its inputs)."""
+    """Record why each stage is partitioned as it is (from its roots and their inputs)."""
     where = plan.stage_index()
     stages = []
-    for stage in plan.stages:
-        root = plan.node(_state_root(plan, stage))
-        feeding = sorted({where[e.source[0]] for e in plan.inputs(root.name)} - {where[root.name]})
-        feeders = ", ".join(f"`{plan.stages[i].name}`" for i in feeding)
-        match root.scope:
-            case Keyed(key=key):
-                why = f"{root.noun} per group of `{key}`"
-            case Global(reason=reason):
-                why = f"{reason}, in one ordered partition"
-            case Stateless() if not feeding:
-                why = (
-                    "a source, runs on the reader's splits (merged to the job's parallelism)"
-                    if root.reads
-                    else "no input, no events"
-                )
-            case Stateless():
-                why = f"stateless, runs on the partitions of {feeders}"
-            case _:
-                assert_never(root.scope)
-        stages.append(replace(stage, why=f"{root.label}: {why}"))
+    for index, stage in enumerate(plan.stages):
+        whys = []
+        for name in _roots(plan, stage):
+            root = plan.node(name)
+            feeding = sorted({where[e.source[0]] for e in plan.inputs(name)} - {index})
+            feeders = ", ".join(f"`{plan.stages[i].title}`" for i in feeding)
+            match root.scope:
+                case Keyed(key=key):
+                    why = f"{root.noun} per group of `{key}`"
+                case Global(reason=reason):
+                    why = f"{reason}, in one ordered partition"
+                case Stateless() if not feeding:
+                    why = (
+                        "a source, runs on the reader's splits (merged to the job's parallelism)"
+                        if root.reads
+                        else "no input, no events"
+                    )
+                case Stateless():
+                    why = f"stateless, runs on the partitions of {feeders}"
+                case _:
+                    assert_never(root.scope)
+            whys.append(f"{root.label}: {why}")
+        stages.append(replace(stage, why="; ".join(whys)))
     return replace(plan, stages=tuple(stages))
 
 
@@ -189,6 +203,13 @@ PHASES: tuple[tuple[str, Phase], ...] = (
     ("seed_stages", seed_stages),
     ("fuse_stages", fuse_stages),
     ("fold_source", fold_source),
+    ("merge_keyed_siblings", merge_keyed_siblings),
+    ("absorb_forwarders", absorb_forwarders),
+    ("wire_stages", wire_stages),
+    ("keyed_entries", keyed_entries),
+    ("flush_transparent", flush_transparent),
+    ("mark_repeats", mark_repeats),
+    ("name_stages", name_stages),
     ("explain_stages", explain_stages),
 )
 

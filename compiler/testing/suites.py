@@ -15,9 +15,10 @@ from ..ast import script as S
 from ..codegen.build import SCRIPT_NODE_IMPORTS
 from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from ..codegen.job import JobParts, render_job
-from ..codegen.stages import plan_context
+from ..codegen.stages import job_graph, plan_context
 from ..diagnostics import CompileError
 from ..pipeline import parse, read_source, script_passes
+from ..plan import plan_of
 from ..source import Source
 from .runner import CaseResult, run_job_on_lines
 
@@ -92,7 +93,14 @@ def build_suite_job(script: S.Script, source: Source) -> tuple[str, list[tuple[s
         blocks=tuple(blocks),
         graph=graph,
         plan=plan_context(
-            streams=("in",), output_ports=tuple(ports), nodes=tuple(nodes), links=tuple(links)
+            plan_of(
+                job_graph(
+                    streams=("in",),
+                    output_ports=tuple(ports),
+                    nodes=tuple(nodes),
+                    links=tuple(links),
+                )
+            )
         ),
     )
     return render_job(parts, "suite.py"), [(suite, name) for suite, name, _ in tests]

@@ -13,9 +13,6 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
-from pyspark.sql import functions as F
-
 from runtime_support.columns_once import map_in_arrow
 from runtime_support.connectors import ConnectorSpec
 from runtime_support.flow import FlowSpec, flow_main
@@ -28,7 +25,6 @@ from runtime_support.select import SelectSpec, select_operator
 from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stdlib.registry import call, lookup
-from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code
 
 SOURCE = '### Reads JSON lines from examples/file_flow/in.json, drops debug events, tags the rest and writes\n### them to out.json (paths are relative to the working directory).\ndefine flow main\nflow\n  define connector input from file\n  args\n    path = "examples/file_flow/in.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  args\n    path = "out.json"\n  with\n    codec = {"name": "json", "config": {"mode": "sorted"}},\n    postprocessors = ["separate"],\n    config = {"path": args.path, "mode": "truncate"}\n  end;\n\n  define pipeline triage\n  args\n    slow_ms = 100\n  pipeline\n    use std::string;\n    select patch event of\n      insert "slow" => event.ms > args.slow_ms;\n      upsert "msg" => string::uppercase(event.msg)\n    end\n    from in\n    where event.level != "debug"\n    into out;\n  end;\n\n  create connector input;\n  create connector output;\n  create pipeline triage with slow_ms = 40 end;\n\n  connect /connector/input to /pipeline/triage;\n  connect /pipeline/triage to /connector/output;\nend;\n\ndeploy flow main;\n'
@@ -151,6 +147,7 @@ FLOW = FlowSpec(
 
 STAGES = (
     StageSpec(
+        name="source_input",
         members=(
             "main/input/out",
             "main/triage/in",
@@ -159,7 +156,6 @@ STAGES = (
             "main/triage/err",
         ),
         partitioning="source",
-        carry=None,
     ),
 )
 
@@ -168,43 +164,58 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
     ``sub``, ``meta``) per connected sink port. ``flush_at_end``: a final tick after the
-    last event flushes open windows and timed batches."""
+    last event flushes open windows and timed batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'main/input/out', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("main/input/out"), "main/input/out")
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input main/input/out: a source, runs on the reader's splits (merged to the
-    # job's parallelism).
-    if streaming is None:
-        stage0 = map_in_arrow(
-            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
-    else:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
-        )
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "err": [stage0],
-                "main/output/in": [stage0],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # Stage 0, source_input (source): input main/input/out: a source, runs on the reader's splits
+    # (merged to the job's parallelism).
+    source_input = map_in_arrow(
+        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "err": [stage0],
-            "main/output/in": [stage0],
+            "err": [source_input],
+            "main/output/in": [source_input],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'main/input/out', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("main/input/out"), "main/input/out")
+    # Stage 0, source_input (source).
+    source_input = map_in_arrow(
+        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    )
+    return stream_outputs(
+        {
+            "err": [source_input],
+            "main/output/in": [source_input],
+        }
     )
 
 

@@ -13,7 +13,6 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
 from runtime_support.columns_once import map_in_arrow
@@ -140,14 +139,15 @@ FLOW = FlowSpec(
 
 STAGES = (
     StageSpec(
+        name="source_web",
         members=("counts/web/out", "counts/db/out", "counts/per_host/in"),
         partitioning="source",
         carry=1,
     ),
     StageSpec(
+        name="select1_by_host",
         members=("counts/per_host/#select1", "counts/per_host/out", "counts/per_host/err"),
         partitioning="hash",
-        carry=None,
     ),
 )
 
@@ -156,60 +156,78 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams
     to DataFrames with a JSON ``value`` column; returns one DataFrame (``value``, ``seq``,
     ``sub``, ``meta``) per connected sink port. ``flush_at_end``: a final tick after the
-    last event flushes open windows and timed batches."""
+    last event flushes open windows and timed batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'counts/web/out', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("counts/web/out"), "counts/web/out")
     # Union: the other input streams; `seq` orders the events across streams.
     events = events.unionByName(event_columns(spark, inputs.get("counts/db/out"), "counts/db/out"))
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input counts/web/out: a source, runs on the reader's splits (merged to the
-    # job's parallelism).
-    # Job outputs ride along into stage 1 (no second pass here).
-    if streaming is None:
-        stage0 = map_in_arrow(
-            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
-    else:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
-        )
-    # Stage 1 (hash(event.host)): select counts/per_host/#select1: windows per group of
-    # `event.host`.
+    # Stage 0, source_web (source): input counts/web/out: a source, runs on the reader's splits
+    # (merged to the job's parallelism).
+    # Job outputs ride along into select1_by_host (no second pass here).
+    source_web = map_in_arrow(
+        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Stage 1, select1_by_host (hash(event.host)): select counts/per_host/#select1: windows per
+    # group of `event.host`.
     # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
     # Tremor's order (seq, path).
-    if streaming is None:
-        stage1 = map_in_arrow(
-            stage0.filter(F.col("stage") == 1)
-            .repartition("key")
-            .sortWithinPartitions("seq", "path"),
-            stage_mapper(GRAPH, STAGES, 1, flush_at_end),
-            ROW_SCHEMA,
-        )
-    else:
-        stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "counts/output/in": [stage1],
-                "err": [stage1],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    select1_by_host = map_in_arrow(
+        source_web.filter(F.col("stage") == 1)
+        .repartition("key")
+        .sortWithinPartitions("seq", "path"),
+        stage_mapper(GRAPH, STAGES, 1, flush_at_end),
+        ROW_SCHEMA,
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "counts/output/in": [stage1],
-            "err": [stage1],
+            "counts/output/in": [select1_by_host],
+            "err": [select1_by_host],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'counts/web/out', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("counts/web/out"), "counts/web/out")
+    # Union: the other input streams; `seq` orders the events across streams.
+    events = events.unionByName(event_columns(spark, inputs.get("counts/db/out"), "counts/db/out"))
+    # Stage 0, source_web (source).
+    source_web = map_in_arrow(
+        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    )
+    # Stage 1, select1_by_host (hash).
+    select1_by_host = state_stage(
+        source_web.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming
+    )
+    return stream_outputs(
+        {
+            "counts/output/in": [select1_by_host],
+            "err": [select1_by_host],
+        }
     )
 
 

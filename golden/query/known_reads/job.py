@@ -8,9 +8,6 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
-from pyspark.sql import functions as F
-
 from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
 from runtime_support.job import run_job_cli
@@ -19,7 +16,6 @@ from runtime_support.port_frames import port_frames
 from runtime_support.script_rt import assign_key
 from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
 
 SOURCE = '# The metadata nothing reads is not stored, but its value\'s errors stay: a read of `event.app`\n# after the match read it cannot fail, so it is not compiled (compiler/codegen/pystmts.py,\n# `let`); after a store into `event` it is read again.\ndefine script classify\nscript\n  match event.app of\n    case "a" => let $class = "a"; let $rate = 1; let $dimension = event.app; emit event\n    case _ => let $class = "b"; let $rate = 2; let $host = event.host\n  end;\n  let $dimension = event.app;\n  let $host = event.host;\n  let event.seen = true;\n  let $dimension = event.app;\n  event\nend;\n\ndefine operator limit from grouper::bucket;\n\ncreate script classify;\ncreate operator limit;\n\nselect event from in into classify;\nselect event from classify into limit;\nselect event from classify/err into err;\nselect event from limit into out;\nselect event from limit/overflow into out;\n'
 
@@ -81,7 +77,9 @@ GRAPH = GraphSpec(
 
 
 STAGES = (
-    StageSpec(members=("in", "classify", "err", "limit", "out"), partitioning="source", carry=None),
+    StageSpec(
+        name="source_in", members=("in", "classify", "err", "limit", "out"), partitioning="source"
+    ),
 )
 
 
@@ -89,45 +87,60 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
     ``flush_at_end``: a final tick after the last event flushes open time windows and timed
-    batches."""
+    batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input in: a source, runs on the reader's splits (merged to the job's
-    # parallelism).
-    if streaming is None:
-        stage0 = map_in_arrow(
-            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
-    else:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
-        )
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "err": [stage0],
-                "error_log": [],
-                "out": [stage0],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # Stage 0, source_in (source): input in: a source, runs on the reader's splits (merged to the
+    # job's parallelism).
+    source_in = map_in_arrow(
+        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "err": [stage0],
+            "err": [source_in],
             "error_log": [],
-            "out": [stage0],
+            "out": [source_in],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("in"), "in")
+    # Stage 0, source_in (source).
+    source_in = map_in_arrow(
+        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    )
+    return stream_outputs(
+        {
+            "err": [source_in],
+            "error_log": [],
+            "out": [source_in],
+        }
     )
 
 

@@ -8,9 +8,6 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
-from pyspark.sql import functions as F
-
 from runtime_support.columns_once import map_in_arrow
 from runtime_support.errors import TremorError
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
@@ -18,7 +15,7 @@ from runtime_support.job import run_job_cli
 from runtime_support.ops import add
 from runtime_support.paths import get_field
 from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 
@@ -78,52 +75,67 @@ GRAPH = GraphSpec(
 )
 
 
-STAGES = (StageSpec(members=("in", "tag", "out", "err"), partitioning="single", carry=None),)
+STAGES = (StageSpec(name="script_tag", members=("in", "tag", "out", "err"), partitioning="single"),)
 
 
 def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
     ``flush_at_end``: a final tick after the last event flushes open time windows and timed
-    batches."""
+    batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (single): script tag: script state, in one ordered partition.
+    # Stage 0, script_tag (single): script tag: script state, in one ordered partition.
     # One partition: every event in Tremor's order (seq, path).
-    if streaming is None:
-        stage0 = map_in_arrow(
-            events.repartition(1).sortWithinPartitions("seq", "stream"),
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-            ROW_SCHEMA,
-        )
-    else:
-        stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "err": [stage0],
-                "error_log": [],
-                "out": [stage0],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    script_tag = map_in_arrow(
+        events.repartition(1).sortWithinPartitions("seq", "stream"),
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end),
+        ROW_SCHEMA,
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "err": [stage0],
+            "err": [script_tag],
             "error_log": [],
-            "out": [stage0],
+            "out": [script_tag],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("in"), "in")
+    # Stage 0, script_tag (single).
+    script_tag = state_stage(events, GRAPH, STAGES, 0, streaming)
+    return stream_outputs(
+        {
+            "err": [script_tag],
+            "error_log": [],
+            "out": [script_tag],
+        }
     )
 
 

@@ -8,17 +8,16 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
 from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
 from runtime_support.job import run_job_cli
-from runtime_support.keyed_entry import keyed_entry
+from runtime_support.keyed_entry import entry_rows
 from runtime_support.paths import get_field, get_index
 from runtime_support.port_frames import port_frames
 from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
+from runtime_support.spark_exec import event_columns, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stream_state import state_stage
 from runtime_support.windows import Code, WindowSpec
@@ -95,8 +94,13 @@ GRAPH = GraphSpec(
 
 
 STAGES = (
-    StageSpec(members=("in", "err"), partitioning="source", carry=1),
-    StageSpec(members=("#select1", "out"), partitioning="hash", carry=None, entry=("in", "host")),
+    StageSpec(name="source_in", members=("in", "err"), partitioning="source", carry=1),
+    StageSpec(
+        name="select1_by_host",
+        members=("#select1", "out"),
+        partitioning="hash",
+        entry=("in", "host"),
+    ),
 )
 
 
@@ -104,50 +108,78 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
     ``flush_at_end``: a final tick after the last event flushes open time windows and timed
-    batches."""
+    batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input in: a source, runs on the reader's splits (merged to the job's
-    # parallelism).
-    # A batch run skips it: its events go straight to stage 1, keyed there by Spark's JSON reader.
-    if streaming is not None:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
-        )
-    # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
-    # A batch run reads the input rows here, keyed by event.host as Spark's JSON reader reads it, so
-    # a group's events share a partition (runtime_support.keyed_entry), each key's events in arrival
-    # order (seq); a streaming run reads stage 0's rows, one per group.
-    if streaming is None:
-        stage1 = keyed_entry(events, GRAPH, STAGES, 1, flush_at_end)
-    else:
-        stage1 = state_stage(stage0.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming)
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "err": [stage1],
-                "error_log": [stage1],
-                "out": [stage1],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # Stage 0, source_in (source): input in: a source, runs on the reader's splits (merged to the
+    # job's parallelism).
+    # A batch run skips it: its events go straight to select1_by_host (stage carry), keyed there by
+    # Spark's JSON reader.
+    # Stage 1, select1_by_host (hash(event.host)): select #select1: windows per group of
+    # `event.host`.
+    # A batch run reads the input rows here: Spark's JSON reader reads event.host, entry_rows sends
+    # each group to partition crc32(group) mod the shuffle partitions (checked against the decoded
+    # event: runtime_support.keyed_entry), each key's events in arrival order (seq); a streaming run
+    # reads source_in's rows, one per group.
+    parts = int(spark.conf.get("spark.sql.shuffle.partitions"))
+    select1_by_host = map_in_arrow(
+        entry_rows(events, "host", parts)
+        .repartition("part")
+        .sortWithinPartitions("seq")
+        .drop("part", "stream"),
+        stage_mapper(GRAPH, STAGES, 1, flush_at_end, parts),
+        ROW_SCHEMA,
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "err": [stage1],
-            "error_log": [stage1],
-            "out": [stage1],
+            "err": [select1_by_host],
+            "error_log": [select1_by_host],
+            "out": [select1_by_host],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("in"), "in")
+    # Stage 0, source_in (source).
+    source_in = map_in_arrow(
+        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    )
+    # Stage 1, select1_by_host (hash).
+    select1_by_host = state_stage(
+        source_in.filter(F.col("stage") == 1), GRAPH, STAGES, 1, streaming
+    )
+    return stream_outputs(
+        {
+            "err": [select1_by_host],
+            "error_log": [select1_by_host],
+            "out": [select1_by_host],
+        }
     )
 
 

@@ -8,9 +8,6 @@
 import sys
 from functools import partial
 
-from pyspark import StorageLevel
-from pyspark.sql import functions as F
-
 from runtime_support.columns_once import map_in_arrow
 from runtime_support.graph import GraphSpec, NodeSpec, script_operator
 from runtime_support.job import run_job_cli
@@ -21,7 +18,6 @@ from runtime_support.script_rt import UNSET, guard, items_of
 from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
 from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.stdlib.registry import call, lookup
-from runtime_support.stream_state import state_stage
 
 SOURCE = 'use std::type;\n# Sum the numeric fields of an event and list the rest.\nlet total = for event of\n  case (k, v) when type::is_number(v) => v\ninto 0 use + end;\nlet others = for event of\n  case (k, v) when not type::is_number(v) => k\nend;\n{"total": total, "others": others}\n'
 SCRIPT_SITES = (
@@ -76,50 +72,65 @@ GRAPH = GraphSpec(
 )
 
 
-STAGES = (StageSpec(members=("in", "script"), partitioning="source", carry=None),)
+STAGES = (StageSpec(name="source_in", members=("in", "script"), partitioning="source"),)
 
 
 def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     """Run the pipeline: ``inputs`` maps stream names to DataFrames with a JSON ``value`` column;
     returns one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
     ``flush_at_end``: a final tick after the last event flushes open time windows and timed
-    batches."""
+    batches.
+    ``streaming`` set (a ``StreamSettings``): the streaming plan, all outputs in one DataFrame."""
+    if streaming is None:
+        return batch_plan(spark, inputs, flush_at_end)
+    return stream_plan(spark, inputs, streaming)
+
+
+def batch_plan(spark, inputs, flush_at_end=True):
+    """The batch run: one DataFrame (``value``, ``seq``, ``sub``, ``meta``) per output port.
+    Each stage of STAGES runs its nodes of GRAPH in Python over Arrow batches (mapInArrow), a
+    fresh graph per partition; its rows go to later stages or to an output. With flush_at_end
+    each partition of a stateful stage ends with the end-of-input tick."""
     # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
-    # The stages (STAGES): each runs its nodes of GRAPH in Python over Arrow batches
-    # (mapInArrow), a fresh graph per partition; its rows go to later stages or to an output.
-    # With flush_at_end each partition of a stateful stage ends with the end-of-input tick.
-    # Streaming (`streaming` set): stateful stages keep their state in Spark's state store
-    # (state_stage: transformWithStateInPandas, grouped by shard of the key).
-    # Stage 0 (source): input in: a source, runs on the reader's splits (merged to the job's
-    # parallelism).
-    if streaming is None:
-        stage0 = map_in_arrow(
-            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
-        )
-    else:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
-        )
-    if streaming is not None:
-        # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
-        return stream_outputs(
-            {
-                "err": [stage0],
-                "out": [stage0],
-            }
-        )
-    # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
-    # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
-    # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # Stage 0, source_in (source): input in: a source, runs on the reader's splits (merged to the
+    # job's parallelism).
+    source_in = map_in_arrow(
+        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    )
+    # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
+    # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
+    # sinks that read it). Each is built when first read; no stage is kept for its ports: a
+    # caller writing several ports reads them in one pass or keeps the stages they share
+    # (runtime_support.port_frames).
     return port_frames(
         spark,
         {
-            "err": [stage0],
-            "out": [stage0],
+            "err": [source_in],
+            "out": [source_in],
         },
+    )
+
+
+def stream_plan(spark, inputs, streaming):
+    """The streaming run: all outputs in one DataFrame (``value``, ``seq``, ``sub``, ``port``,
+    ``meta``), each stage read once, and the port names. Stateful stages keep their state in
+    Spark's state store (state_stage: transformWithStateInPandas, grouped by shard of the key);
+    the others run as in a batch run, without the end-of-input tick (the end-of-input signal
+    flushes)."""
+    # Read: input stream 'in', a JSON-text `value` per event; `seq` (arrival order),
+    # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
+    events = event_columns(spark, inputs.get("in"), "in")
+    # Stage 0, source_in (source).
+    source_in = map_in_arrow(
+        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    )
+    return stream_outputs(
+        {
+            "err": [source_in],
+            "out": [source_in],
+        }
     )
 
 

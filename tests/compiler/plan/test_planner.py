@@ -1,9 +1,11 @@
-"""The stage planner (compiler/plan): hand-written expected plans, the fusion rule on small
-hand-built graphs, purity and determinism of the phases, and totality over the corpus.
+"""The stage planner (compiler/plan): expected plans of small programs' job graphs, the fusion
+rule on small hand-built graphs, purity and determinism of the phases, and totality over the
+corpus.
 
 Fixture format (tests/fixtures/plan/*.txt): lines before the first case are a comment; each case
 is ``=== <title>.<tremor|trickle|troy>``, the program, ``--- plan`` and the expected
-``tremorc dbg plan`` text, written by hand from the rules in compiler/plan/phases.py.
+``tremorc dbg plan`` text, checked by hand against the rules in compiler/plan/phases.py and
+compiler/plan/job_phases.py.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import cli
-from compiler.ir import ScriptGraph
+from compiler.codegen.build import job_input
+from compiler.codegen.graph import NodeCode, output_node
+from compiler.codegen.stages import job_graph
 from compiler.ir.scope import Global, Keyed, Stateless
 from compiler.pipeline import check_program, kind_of
-from compiler.plan import PHASES, initial_plan, plan_of, render, run_phases, validate
+from compiler.plan import PHASES, plan_of, render, run_phases, validate
 from compiler.plan.model import Edge, Forward, Hash, Plan, PlanNode, Single, Source
 from compiler.source import Source as Text
 from tests.support.paths import CONFORMANCE, ROOT
@@ -61,13 +65,14 @@ CASES = [
 ]
 
 
-def _ir(text: str, name: str):
-    return check_program(Text(name=name, text=text), kind_of(Path(name))).ir
+def _graph(text: str, name: str) -> Plan:
+    """The planner's input for a program: its job graph."""
+    return job_input(check_program(Text(name=name, text=text), kind_of(Path(name))))
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_fixture(case: Case) -> None:
-    plan = plan_of(_ir(case.program, case.title))
+    plan = plan_of(_graph(case.program, case.title))
     assert validate(plan) == []
     assert render(plan) == case.expected
 
@@ -158,13 +163,14 @@ def test_a_cycle_is_planned_totally() -> None:
 
 
 def test_phases_are_pure_and_fusion_is_idempotent() -> None:
-    ir = _ir(read_cases(FIXTURES / "mixed.txt")[0].program, "mixed.trickle")
-    start = initial_plan(ir)
+    program = read_cases(FIXTURES / "mixed.txt")[0].program
+    start = _graph(program, "mixed.trickle")
     first = run_phases(start)
-    assert initial_plan(ir) == start  # the input plan is untouched (frozen, rebuilt equal)
+    assert _graph(program, "mixed.trickle") == start  # untouched (frozen, rebuilt equal)
     assert run_phases(start) == first
-    fused = dict(first)["fuse_stages"]
-    assert dict(PHASES)["fuse_stages"](fused) == fused
+    for name in ("fuse_stages", "merge_keyed_siblings", "absorb_forwarders", "name_stages"):
+        done = dict(first)[name]
+        assert dict(PHASES)[name](done) == done, name
     assert [name for name, _ in first] == [name for name, _ in PHASES]
 
 
@@ -178,20 +184,24 @@ def _corpus_programs() -> list[Path]:
 
 
 def _check_sound(plan: Plan, where: object) -> None:
-    """A stage holds at most one stateful node and is partitioned as its scope says (a source
-    of forwarding nodes may precede it); edges between stages go forward in stage order (the
-    programs are acyclic)."""
+    """A stage holds at most one stateful node (or several keyed ones sharing one shuffle) and
+    is partitioned as its scope says (a source of forwarding nodes may precede it); edges
+    between stages go forward in stage order (the programs are acyclic)."""
     assert validate(plan) == [], where
     expected = {Keyed: Hash, Global: Single}
     for stage in plan.stages:
         stateful = [m for m in stage.members if not isinstance(plan.node(m).scope, Stateless)]
-        assert len(stateful) <= 1, (where, stage.name)
+        assert len(stateful) <= 1 or all(isinstance(plan.node(m).scope, Keyed) for m in stateful), (
+            where,
+            stage.name,
+        )
         root = plan.node(stateful[0] if stateful else stage.members[0])
         if type(root.scope) in expected:
             assert type(stage.partitioning) is expected[type(root.scope)], (where, stage.name)
             before = stage.members[: stage.members.index(root.name)]
             assert all(plan.node(m).forwards for m in before), (where, stage.name)
         assert stage.why.startswith(root.label + ": "), (where, stage.name)
+        assert stage.name.isidentifier(), (where, stage.name)
     index = plan.stage_index()
     for edge in plan.edges:
         assert index[edge.source[0]] <= index[edge.target[0]], (where, edge)
@@ -203,7 +213,7 @@ def test_every_corpus_program_plans_totally() -> None:
     assert len(programs) >= 60
     kinds: set[type] = set()
     for path in programs:
-        plan = plan_of(check_program(Text.from_path(path), kind_of(path)).ir)
+        plan = plan_of(job_input(check_program(Text.from_path(path), kind_of(path))))
         _check_sound(plan, path)
         kinds |= {type(s.partitioning) for s in plan.stages}
     assert kinds >= {Source, Hash, Single}
@@ -249,16 +259,31 @@ def test_dbg_plan_after_a_phase_and_errors(tmp_path: Path) -> None:
 
 
 def test_script_ports_named_like_the_graph_nodes() -> None:
-    """Emit ports ``in``, ``script`` and ``in_port`` still give unique nodes."""
-    ir = ScriptGraph(ports=("out", "err", "in", "script", "in_port"), stateful=False)
-    plan = plan_of(ir)
-    assert validate(plan) == []
-    assert plan.stages[0].members == (
-        "in",
-        "script",
-        "out",
-        "err",
-        "in_port",
-        "script_port",
-        "in_port_port",
+    """Emit ports ``in`` and ``script`` are job outputs, no nodes: the one stage holds the
+    stream and the script, and its rows hold every port."""
+    node = NodeCode(name="script", factory="f", stateful=False, label="script")
+    ports = ("out", "err", "in", "script")
+    links = ((("in", "out"), ("script", "in")),) + tuple(
+        (("script", port), (output_node(port), "in")) for port in ports
     )
+    plan = plan_of(job_graph(streams=("in",), output_ports=ports, nodes=(node,), links=links))
+    assert validate(plan) == []
+    assert [(s.name, s.members, s.ports) for s in plan.stages] == [
+        ("source_in", ("in", "script"), ("err", "in", "out", "script"))
+    ]
+
+
+def test_stage_names_avoid_the_plan_functions_names() -> None:
+    """A stage named like a name the job's plan functions use (``stream_outputs``) or like a
+    Python keyword takes a suffix; a name made of no letter or digit falls back to ``stage``."""
+    from compiler.plan.job_phases import name_stages
+    from compiler.plan.model import Stage
+
+    nodes = (
+        PlanNode(name="outputs", label="stream outputs", scope=Stateless()),
+        PlanNode(name="if", label="if", scope=Stateless()),
+        PlanNode(name="$", label="$", scope=Stateless()),
+    )
+    stages = tuple(Stage(members=(n.name,), partitioning=Forward()) for n in nodes)
+    named = name_stages(Plan(nodes=nodes, edges=(), stages=stages))
+    assert [s.name for s in named.stages] == ["stream_outputs_2", "if_2", "stage"]

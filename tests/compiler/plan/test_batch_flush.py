@@ -12,16 +12,18 @@ import pytest
 
 from compiler.codegen.build import build_job
 from compiler.codegen.graph import NodeCode, output_node
-from compiler.codegen.stages import StageCode, flush_transparent
+from compiler.codegen.stages import job_graph
 from compiler.ir import graph as G
 from compiler.ir.scope import Global
 from compiler.pipeline import check_program, compile_source
+from compiler.plan.job_phases import flush_transparent
+from compiler.plan.model import Single, Stage
 from compiler.source import Source
 from compiler.testing.loader import load_job
 from tests.support.paths import ROOT
 
 BATCH = ROOT / "benchmarks" / "workloads" / "suite" / "batch.trickle"
-CALL = "single_unless_flushing("
+CALL = "passthroughs(GRAPH, "
 
 AFTER_SCRIPT = """
 define operator b from generic::batch with count = 700, timeout = 1000000000 end;
@@ -83,8 +85,8 @@ def _job(transparent: bool = True) -> Any:
 
 def test_the_workload_batch_runs_unless_it_flushes_in_one_stage() -> None:
     job = build_job(_checked(), Source(BATCH.name, ""), "batch.py")
-    assert CALL in job and '0, flush_at_end, ("my_batch",)' in job
-    assert "repartition(1)" not in job.split("if streaming is None:")[1].split("else:")[0]
+    assert CALL + '("my_batch",)), STAGES, 0, True)' in job
+    assert "repartition(1)" not in job.split("if flush_at_end:")[1].split("else:")[0]
     assert "state_stage(events, GRAPH, STAGES, 0, streaming)" in job  # streaming: as before
     assert "flush_at_end (the default) batches" in job  # the plan comment says so
     module = load_job(job, "batch")
@@ -97,20 +99,25 @@ def test_a_second_stateful_member_keeps_the_stage_single() -> None:
     batch = NodeCode(name="b", factory="f", stateful=True, scope=Global(reason="batch"))
     batch = dataclasses.replace(batch, flush_transparent=True)
     counter = NodeCode(name="c", factory="f", stateful=True, scope=Global(reason="counter"))
+    plain = NodeCode(name="c", factory="f", stateful=False)
     links = ((("in", "out"), ("c", "in")), (("c", "out"), ("b", "in")))
     links += ((("b", "out"), (output_node("out"), "in")),)
-    stage = StageCode(0, ("in", "c", "b"), "single", True, "", (), None, False, ("out",))
-    collectors = {output_node("out"): "out"}
-    args = (links, ("in",), collectors, ())
-    assert flush_transparent(stage, (batch,), *args) == ("b",)
-    assert flush_transparent(stage, (batch, counter), *args) == ()
+    stage = Stage(members=("in", "c", "b"), partitioning=Single(), ports=("out",))
+
+    def transparent(nodes: tuple[NodeCode, ...]) -> tuple[str, ...]:
+        graph = job_graph(streams=("in",), output_ports=("out",), nodes=nodes, links=links)
+        return flush_transparent(dataclasses.replace(graph, stages=(stage,))).stages[0].transparent
+
+    assert transparent((plain, batch)) == ("b",)
+    assert transparent((counter, batch)) == ()
 
 
 def test_a_batch_after_a_script_runs_in_parallel_in_its_own_stage() -> None:
     job = compile_source(Source("after.trickle", AFTER_SCRIPT), "query").job
     module = load_job(job, "after")
     assert [s.partitioning for s in module.STAGES] == ["source", "single"]
-    assert CALL + '\n            stage0.filter(F.col("stage") == 1),' in job
+    assert 'batch_b = source_in.filter(F.col("stage") == 1).mapInArrow(' in job
+    assert CALL + '("b",)), STAGES, 1, True)' in job
 
 
 def test_a_flow_writing_the_batches_to_a_file_runs_them_unless_flushing() -> None:
