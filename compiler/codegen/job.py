@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jinja2
 
+from ..blackfmt import black_format
 from ..records import Record, record
-from .fastfmt import format_job
 from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -133,7 +133,7 @@ def render_template(
             **context,
         )
     )
-    return format_job(text)
+    return black_format(text)
 
 
 def comment_safe(text: str) -> str:
