@@ -12,17 +12,16 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..records import Record, record
 from ..source import NO_SPAN, Span
 
 N = TypeVar("N", bound="Node")
 
 
-@record
-class Node(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
     """Base of every AST node."""
 
     span: Span = field(default=NO_SPAN, compare=False, repr=False)

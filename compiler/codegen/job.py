@@ -6,20 +6,20 @@ parts went through ``repr()`` or ``names.py``; the template only loops and place
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
 from ..blackfmt import black_format
-from ..records import Record, record
 from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
-@record(kw_only=False)
-class JobParts(Record):
+@dataclass(frozen=True, slots=True)
+class JobParts:
     """The rendered pieces of one job."""
 
     source_name: str

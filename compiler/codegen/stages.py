@@ -27,21 +27,20 @@ Everything user-derived reaches the job through ``repr()``.
 from __future__ import annotations
 
 import textwrap
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from runtime_support.ports import METRICS_PORT
 
 from ..ir.scope import Stateless
 from ..plan import run_phases
 from ..plan.model import Edge, Hash, Plan, PlanNode, Single, Source, show_partitioning
-from ..records import Record, record
 from .graph import NodeCode, output_node
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 
 
-@record(kw_only=False)
-class StageCode(Record):
+@dataclass(frozen=True, slots=True)
+class StageCode:
     """One stage as the job renders it (``index`` is its position in ``STAGES``)."""
 
     index: int
