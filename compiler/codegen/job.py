@@ -31,31 +31,10 @@ class JobParts:
     native: bool = False  # the plan calls the native hooks (pre-filter, typed plan)
 
 
-class _TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's compiled templates kept between builds (a CLI build otherwise compiles its
-    templates again each time: about a tenth of a small program's build). Jinja's own per-user
-    directory (created 0700, its owner checked) and a checksum of each template's source decide
-    what is reused; a cache it cannot write only costs the compile again."""
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
-def _template_cache() -> jinja2.BytecodeCache | None:
-    try:
-        return _TemplateCache()
-    except (OSError, RuntimeError):  # no safe per-user temporary directory
-        return None
-
-
 @cache
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        bytecode_cache=_template_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
