@@ -56,7 +56,7 @@ _PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
 def child_fields(cls: type) -> tuple[str, ...]:
     """The field names of a node class that may hold children, in order: all but ``span`` and
     those whose declared type (``typing.get_type_hints``) admits only plain values (str, int,
-    float, bool, None, bytes, Span, tuples and unions of these). tests/test_ast_children.py
+    float, bool, None, bytes, Span, tuples and unions of these). tests/compiler/ast/test_children.py
     checks the declared types against real trees."""
     hints = typing.get_type_hints(cls)
     return tuple(

@@ -1,5 +1,6 @@
 """Assemble a whole job from a checked program (:class:`~compiler.ir.Checked`): generated code
-blocks, the graph, the template. Raises no user error: the passes found them all.
+blocks, the graph, the template, the native hooks; black formats the assembled text once. Raises
+no user error: the passes found them all.
 
 A ``.tremor`` file becomes a one-node graph ``in → script → out/err/<ports>``; trickle and troy
 build their graphs in ``query.py`` / ``deploy.py``.
@@ -8,6 +9,7 @@ build their graphs in ``query.py`` / ``deploy.py``.
 from __future__ import annotations
 
 from ..ast import script as S
+from ..blackfmt import black_format
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
 from ..source import Source
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
@@ -20,7 +22,7 @@ SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operat
 def build_script_job(
     script: S.Script, facts: ScriptGraph, source: Source, job_name: str, native: bool = False
 ) -> str:
-    """The job for a standalone ``.tremor`` file."""
+    """The text of the job for a standalone ``.tremor`` file (not yet formatted)."""
     from .pyscript import generate_script
 
     generated = generate_script(script, source, prefix="script")
@@ -50,16 +52,17 @@ def build_script_job(
 
 
 def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | None = None) -> str:
-    """Dispatch on the program kind; events a script or query provably drops are removed in
-    the JVM before ``mapInArrow`` where the test lowers narrowly (``prefilter.py``); with a
-    declared input ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as
-    Spark Columns on the events that fit it (``compiler/lowering/typed.py``)."""
+    """The black-formatted job (formatted once, after the native hooks are attached). Dispatch
+    on the program kind; events a script or query provably drops are removed in the JVM before
+    ``mapInArrow`` where the test lowers narrowly (``prefilter.py``); with a declared input
+    ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as Spark Columns on the
+    events that fit it (``compiler/lowering/typed.py``)."""
     tree, kind = checked.tree, checked.kind
     if kind == "deploy":
         from .deploy import build_deploy_job
 
         assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
-        return build_deploy_job(checked.ir, source, job_name)
+        return black_format(build_deploy_job(checked.ir, source, job_name))
     plan, typed = _native_plan(checked), _typed_plan(checked, schema)
     native = plan is not None or typed is not None
     if kind == "script":
@@ -78,7 +81,7 @@ def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | N
         from ..lowering.typed_graph import attach_typed
 
         job = attach_typed(job, "in", schema, typed)
-    return job
+    return black_format(job)
 
 
 def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:

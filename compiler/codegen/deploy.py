@@ -237,7 +237,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
 
 
 def build_deploy_job(deployment: F.Deployment, source: Source, job_name: str) -> str:
-    """The job running every deployed flow of ``deployment``."""
+    """The text of the job (not yet formatted) running every deployed flow of ``deployment``."""
     job = _Job()
     for flow in deployment.flows:
         _add_flow(job, flow)

@@ -1,4 +1,4 @@
-"""Render a whole job file: Jinja lays out the structure, black formats the result.
+"""Render a whole job file's text with Jinja (``build.build_job`` formats it with black, once).
 
 Invariant: everything passed to the template is already-rendered Python text whose user-derived
 parts went through ``repr()`` or ``names.py``; the template only loops and places.
@@ -12,7 +12,6 @@ from pathlib import Path
 
 import jinja2
 
-from ..blackfmt import black_format
 from .graph import NATIVE_IMPORTS, PLAN_IMPORTS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -70,7 +69,7 @@ def import_lines(imports: tuple[str, ...]) -> list[str]:
 
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
-    """The formatted job source (deterministic: same parts ⇒ same bytes)."""
+    """The job's source text, not yet formatted (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
         *PLAN_IMPORTS,
@@ -101,8 +100,8 @@ def render_template(
     **context: object,
 ) -> str:
     """Render one job template (header names made comment-safe, import lines built from
-    ``"module:name"`` items) and format it with black."""
-    text = (
+    ``"module:name"`` items); the text is valid Python, not yet formatted."""
+    return (
         _environment()
         .get_template(template)
         .render(
@@ -112,7 +111,6 @@ def render_template(
             **context,
         )
     )
-    return black_format(text)
 
 
 def comment_safe(text: str) -> str:

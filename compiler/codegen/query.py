@@ -131,8 +131,8 @@ def compile_pipeline(graph: G.PipelineGraph, em: Emitter) -> PipelineCode:
 def build_query_job(
     graph: G.PipelineGraph, source: Source, job_name: str, native: bool = False
 ) -> str:
-    """The job for a ``.trickle`` file: inputs are its from ports, outputs its into ports plus
-    ``error_log`` (select errors)."""
+    """The text of the job (not yet formatted) for a ``.trickle`` file: inputs are its from
+    ports, outputs its into ports plus ``error_log`` (select errors)."""
     code = compile_pipeline(graph, Emitter())
     links = list(code.links)
     for port, node in code.outputs:
