@@ -11,9 +11,16 @@ from __future__ import annotations
 from ..ast import script as S
 from ..blackfmt import black_format
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
+from ..lowering.attach import attach_prefilter
+from ..lowering.predicate import NotNative
+from ..lowering.prefilter import default_drop_plan
+from ..lowering.typed_graph import attach_typed, typed_job_plan
 from ..source import Source
+from .deploy import build_deploy_job
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
+from .pyscript import generate_script
+from .query import build_query_job
 from .stages import plan_context
 
 SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
@@ -23,7 +30,6 @@ def build_script_job(
     script: S.Script, facts: ScriptGraph, source: Source, job_name: str, native: bool = False
 ) -> str:
     """The text of the job for a standalone ``.tremor`` file (not yet formatted)."""
-    from .pyscript import generate_script
 
     generated = generate_script(script, source, prefix="script")
     ports = facts.ports
@@ -59,8 +65,6 @@ def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | N
     events that fit it (``compiler/lowering/typed.py``)."""
     tree, kind = checked.tree, checked.kind
     if kind == "deploy":
-        from .deploy import build_deploy_job
-
         assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
         return black_format(build_deploy_job(checked.ir, source, job_name))
     plan, typed = _native_plan(checked), _typed_plan(checked, schema)
@@ -69,17 +73,11 @@ def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | N
         assert isinstance(tree, S.Script) and isinstance(checked.ir, ScriptGraph)
         job = build_script_job(tree, checked.ir, source, job_name, native=native)
     else:
-        from .query import build_query_job
-
         assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
         job = build_query_job(checked.ir, source, job_name, native=native)
     if plan is not None:
-        from ..lowering.attach import attach_prefilter
-
         job = attach_prefilter(job, "in", plan)
     if typed is not None and schema is not None:
-        from ..lowering.typed_graph import attach_typed
-
         job = attach_typed(job, "in", schema, typed)
     return black_format(job)
 
@@ -89,9 +87,6 @@ def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
     lower: ``tremorc dbg lowering --schema`` says why)."""
     if schema is None:
         return None
-    from ..lowering.predicate import NotNative
-    from ..lowering.typed_graph import typed_job_plan
-
     try:
         return typed_job_plan(checked.ir, schema)
     except NotNative:
@@ -101,6 +96,4 @@ def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
 def _native_plan(checked: Checked) -> object:
     """The native pre-filter's drop predicate (``compiler/lowering/prefilter.py``), or None
     where nothing can be dropped natively or only by the lowering that measured slower."""
-    from ..lowering.prefilter import default_drop_plan
-
     return default_drop_plan(checked.ir)
