@@ -30,7 +30,6 @@ def build_script_job(
     script: S.Script, facts: ScriptGraph, source: Source, job_name: str, native: bool = False
 ) -> str:
     """The text of the job for a standalone ``.tremor`` file (not yet formatted)."""
-
     generated = generate_script(script, source, prefix="script")
     ports = facts.ports
     node = NodeCode(

@@ -32,6 +32,7 @@ class JobParts:
 
 @cache
 def _environment() -> jinja2.Environment:
+    """The process's one Jinja environment over ``templates/`` (undefined names are errors)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
