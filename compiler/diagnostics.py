@@ -6,9 +6,10 @@ the side). Nothing else may escape the CLI: it catches ``CompileError`` and prin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from runtime_support.highlight import render
 
-from .records import Record, record
 from .source import Source, Span
 
 
@@ -53,8 +54,8 @@ class CompileError(Exception):
         )
 
 
-@record(kw_only=False)
-class Warning_(Record):
+@dataclass(frozen=True, slots=True)
+class Warning_:
     """A compile-time warning: ``Warning(<class>): `` header, otherwise like an error."""
 
     kind: str

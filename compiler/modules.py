@@ -29,7 +29,6 @@ from .ast.common import Node
 from .diagnostics import CompileError
 from .parse.errors import outer_span
 from .passes.stdlib_names import MODULES
-from .records import Record, record
 from .source import Source
 
 BUNDLED = Path(__file__).parent / "lib"
@@ -58,8 +57,8 @@ def is_builtin(path: tuple[str, ...]) -> bool:
 _SCRIPT_ITEMS = (ast.Use, ast.Const, ast.FnDef, ast.Intrinsic)
 
 
-@record(kw_only=False)
-class Module(Record):
+@dataclass(frozen=True, slots=True)
+class Module:
     """One loaded module file: its module path, source text and parsed tree (a module-file tree
     with ``items``, or whatever a caller-supplied parser returns)."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import gc
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -22,7 +23,6 @@ from .passes.literal_checks import check_literals
 from .passes.resolve import resolve
 from .passes.script_ports import script_graph
 from .passes.warnings import collect_warnings
-from .records import Record, record
 from .source import Source
 
 T = TypeVar("T")
@@ -30,8 +30,8 @@ T = TypeVar("T")
 KINDS = {".tremor": "script", ".trickle": "query", ".troy": "deploy"}
 
 
-@record(kw_only=False)
-class CompiledJob(Record):
+@dataclass(frozen=True, slots=True)
+class CompiledJob:
     """A generated job and what was learnt on the way."""
 
     source: Source

@@ -8,21 +8,20 @@ compare by meaning. Rewrite with :func:`dataclasses.replace`.
 from __future__ import annotations
 
 import dataclasses
-import sys
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..records import Record, record
 from ..source import NO_SPAN, Span
 
 N = TypeVar("N", bound="Node")
 
 
-@record
-class Node(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Node:
     """Base of every AST node."""
 
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
@@ -30,93 +29,41 @@ class Node(Record):
     def children(self) -> list[Node]:
         """Direct child nodes, in field order (fields that can only hold plain values are not
         looked at: see :func:`child_fields`)."""
-        return (_CHILDREN.get(self.__class__) or _children_reader(self.__class__))(self)
+        out: list[Node] = []
+        for name in child_fields(self.__class__):
+            value = getattr(self, name)
+            if isinstance(value, Node):
+                out.append(value)
+            elif isinstance(value, tuple) and value:
+                _add_nodes(out, value)
+        return out
 
     def walk(self) -> Iterator[Node]:
-        """This node and all descendants, pre-order (an explicit stack: no generator per level;
-        each class's children read by its own :func:`_children_reader`)."""
+        """This node and all descendants, pre-order."""
         stack: list[Node] = [self]
-        pop, extend, readers = stack.pop, stack.extend, _CHILDREN
         while stack:
-            node = pop()
+            node = stack.pop()
             yield node
-            below = (readers.get(node.__class__) or _children_reader(node.__class__))(node)
-            if below:
-                below.reverse()
-                extend(below)
-
-
-_CHILDREN: dict[type, Callable[[Node], list[Node]]] = {}
-
-
-def _children_reader(cls: type) -> Callable[[Node], list[Node]]:
-    """The function giving a node of ``cls`` its direct children in field order: one attribute
-    read per field of :func:`child_fields` (compiled once per class on first use, field names
-    are identifiers), no loop over the names and no ``getattr``."""
-    body = ["def children(node):", "    out = []"]
-    for name in child_fields(cls):
-        body += [
-            f"    value = node.{name}",
-            "    if isinstance(value, Node):",
-            "        out.append(value)",
-            "    elif isinstance(value, tuple) and value:",
-            "        _add_nodes(out, value)",
-        ]
-    body.append("    return out")
-    names: dict[str, Any] = {"Node": Node, "_add_nodes": _add_nodes}
-    exec("\n".join(body), names)  # noqa: S102 - dataclass field names only
-    reader = _CHILDREN[cls] = names["children"]
-    return reader  # type: ignore[no-any-return]
+            below = node.children()
+            below.reverse()
+            stack.extend(below)
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None), bytes, Span))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
+@functools.cache
 def child_fields(cls: type) -> tuple[str, ...]:
     """The field names of a node class that may hold children, in order: all but ``span`` and
-    those whose type annotation admits only plain values (str, int, float, bool, None, bytes,
-    Span, tuples and unions of these). An annotation that cannot be resolved or read counts as
-    one that may hold nodes, so a field is skipped only when its declared type rules nodes out
-    (tests/test_ast_children.py checks the declared types against real trees, and this table
-    against ``typing.get_type_hints``)."""
-    found = _FIELDS.get(cls)
-    if found is not None:
-        return found
-    names = _FIELDS[cls] = tuple(
+    those whose declared type (``typing.get_type_hints``) admits only plain values (str, int,
+    float, bool, None, bytes, Span, tuples and unions of these). tests/compiler/ast/test_children.py
+    checks the declared types against real trees."""
+    hints = typing.get_type_hints(cls)
+    return tuple(
         f.name
         for f in dataclasses.fields(cls)
-        if f.name != "span" and _may_hold_node(_declared_type(cls, f.name, f.type))
+        if f.name != "span" and _may_hold_node(hints[f.name])
     )
-    return names
-
-
-#: Annotation texts compiled once per process (the AST's ~70 classes share a few dozen).
-_ANNOTATIONS: dict[str, Any] = {}
-_UNREADABLE: Any = object()  # an annotation that does not evaluate: it may hold nodes
-
-
-def _declared_type(cls: type, name: str, annotation: Any) -> Any:
-    """The type field ``name`` of ``cls`` declares: its annotation text evaluated in the module
-    of the class that declares it, as ``typing.get_type_hints`` would (which compiles every
-    annotation of the class and its bases again for each class: a tenth of a small program's
-    build went there)."""
-    if not isinstance(annotation, str):
-        return annotation
-    owner = next((k for k in cls.__mro__ if name in k.__dict__.get("__annotations__", {})), cls)
-    code = _ANNOTATIONS.get(annotation)
-    if code is None:
-        try:
-            code = _ANNOTATIONS[annotation] = compile(annotation, "<annotation>", "eval")
-        except SyntaxError:
-            return _UNREADABLE
-    try:
-        declared = eval(code, vars(sys.modules[owner.__module__]))  # noqa: S307 - own annotations
-    except Exception:  # noqa: BLE001 - a name only imported for type checking, …
-        return _UNREADABLE
-    return type(None) if declared is None else declared
 
 
 def _may_hold_node(tp: Any) -> bool:

@@ -9,7 +9,8 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from ..records import record
+from dataclasses import dataclass
+
 from .common import Node
 from .query import (
     ArgDef,
@@ -36,7 +37,7 @@ CONNECTOR_WITH_KEYS = (
 )
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefineConnector(Stmt):
     """``define connector name from kind [args a, b = d with k = v, … end]``.
 
@@ -51,14 +52,14 @@ class DefineConnector(Stmt):
     doc: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateConnector(Create):
     """``create connector alias [from target] [with k = v, … end]``."""
 
     KIND = "connector"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Endpoint(Node):
     """``/connector/alias[/port]`` or ``/pipeline/alias[/port]`` in a ``connect``.
 
@@ -75,7 +76,7 @@ class Endpoint(Node):
         return self.port.name if self.port is not None else default
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Connect(Stmt):
     """``connect /kind/a[/p] to /kind/b[/p]`` (connector→connector does not parse)."""
 
@@ -97,7 +98,7 @@ class Connect(Stmt):
 FlowItem = Use | DefineConnector | DefinePipeline | Create | Connect
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefineFlow(Stmt):
     """``define flow name [args a, b = d] flow <flow-stmt>; … end``."""
 
@@ -115,7 +116,7 @@ class DefineFlow(Stmt):
         return tuple(s for s in self.stmts if isinstance(s, Connect))
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeployFlow(Stmt):
     """``deploy flow alias [from target] [with arg = v, … end]``."""
 
@@ -129,7 +130,7 @@ class DeployFlow(Stmt):
 DeployItem = Use | DefineFlow | DeployFlow
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Deploy(Node):
     """A whole ``.troy`` file: ``[#!config …] [### doc] stmt; stmt; …``."""
 
@@ -142,7 +143,7 @@ class Deploy(Node):
 ModuleItem = Use | Const | FnDef | Intrinsic | QueryDefinition | DefineConnector | DefineFlow
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Module(Node):
     """A module file: ``[### doc] item; item; …`` where items are ``use``, ``const``, ``fn``,
     ``intrinsic`` and ``define window|operator|script|pipeline|connector|flow``."""

@@ -10,7 +10,8 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from ..records import record
+from dataclasses import dataclass
+
 from .common import Node
 from .script import Expr, Script, Use
 
@@ -18,14 +19,14 @@ from .script import Expr, Script, Use
 # Shared building blocks (also used by troy, see ``deploy.py``)
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Ident(Node):
     """A name: ``snot`` or a back-ticked ``\\`20ns\\``` (``name`` is without back-ticks)."""
 
     name: str
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Target(Node):
     """A possibly module-qualified artefact name: ``name``, ``mod::name``, ``a::b::name``.
 
@@ -43,7 +44,7 @@ class Target(Node):
         return "::".join((*self.module, self.name))
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ConfigDirective(Node):
     """``#!config key = expr`` (at file start, or right after ``pipeline`` in a definition)."""
 
@@ -51,7 +52,7 @@ class ConfigDirective(Node):
     value: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ArgDef(Node):
     """One definitional argument inside ``args a, b = default``; ``default`` is None if required.
 
@@ -62,7 +63,7 @@ class ArgDef(Node):
     default: Expr | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WithEntry(Node):
     """One ``key = expr`` entry inside ``with … [end]``; the span covers key through value."""
 
@@ -74,7 +75,7 @@ class WithEntry(Node):
 # Statements
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Stmt(Node):
     """Base of a trickle statement."""
 
@@ -84,14 +85,14 @@ class Stmt(Node):
 QueryItem = Use | Stmt
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateStream(Stmt):
     """``create stream name``."""
 
     name: Ident
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NamedScript(Node):
     """``script from port <exprs>`` inside ``define script`` (or ``script from tick`` in a
     window); ``port`` is the name after ``from``."""
@@ -100,7 +101,7 @@ class NamedScript(Node):
     script: Script
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefineWindow(Stmt):
     """``define window name from tumbling|sliding [with k = v, …] [state e]
     [script from tick <exprs>] [script <exprs>] end``.
@@ -119,7 +120,7 @@ class DefineWindow(Stmt):
     doc: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefineOperator(Stmt):
     """``define operator name from ns::op [args a, b = d] [with k = v, … end]``.
 
@@ -133,7 +134,7 @@ class DefineOperator(Stmt):
     doc: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefineScript(Stmt):
     """``define script name [args a, b = d] [state e] [script from port <exprs>]*
     script <exprs> end``."""
@@ -146,7 +147,7 @@ class DefineScript(Stmt):
     doc: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DefinePipeline(Stmt):
     """``define pipeline name [from p, …] [into q, …] [args …] pipeline [#!config …] <stmts>
     end``.
@@ -163,7 +164,7 @@ class DefinePipeline(Stmt):
     doc: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Create(Stmt):
     """Base of ``create <kind> alias [from target] [with k = v, … end]``."""
 
@@ -175,21 +176,21 @@ class Create(Stmt):
     KIND = ""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateOperator(Create):
     """``create operator alias [from target] [with … end]``."""
 
     KIND = "operator"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreateScript(Create):
     """``create script alias [from target] [with … end]``."""
 
     KIND = "script"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CreatePipeline(Create):
     """``create pipeline alias [from target] [with … end]`` (trickle and troy)."""
 
@@ -199,7 +200,7 @@ class CreatePipeline(Create):
 # Select ------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StreamRef(Node):
     """``stream`` or ``stream/port`` in ``from`` / ``into``; ``port`` None means the default
     (``out`` when reading, ``in`` when writing)."""
@@ -212,33 +213,33 @@ class StreamRef(Node):
         return self.port.name if self.port is not None else default
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroupBy(Node):
     """Base of a ``group by`` definition."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroupExpr(GroupBy):
     """``group by <expr>``: one group component."""
 
     expr: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroupSet(GroupBy):
     """``set(g1, g2, …)``: several components (cartesian product of fan-outs)."""
 
     items: tuple[GroupBy, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GroupEach(GroupBy):
     """``each(<expr>)``: one group per array element."""
 
     expr: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Select(Stmt):
     """``select <expr> from s[/p][[w1, w2]] [where e] [group by g] into s[/p] [having e]``."""
 
@@ -279,7 +280,7 @@ class Select(Stmt):
 # Root --------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Query(Node):
     """A whole ``.trickle`` file: ``[#!config …] stmt; stmt; …``."""
 

@@ -6,9 +6,8 @@ Each class docstring shows the surface syntax it stands for.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from ..records import record
 from ..source import Span
 from .common import Node
 
@@ -16,12 +15,12 @@ from .common import Node
 # Expressions
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Expr(Node):
     """Base of every expression."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Literal(Expr):
     """``null``, ``true``, ``42``, ``4.2``, or a string without interpolation.
 
@@ -31,14 +30,14 @@ class Literal(Expr):
     value: None | bool | int | float | str
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StringInterp(Expr):
     """``"a #{x} b"`` or a heredoc with interpolation: parts are str or Expr, in order."""
 
     parts: tuple[str | Expr, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BinaryPart(Node):
     """One ``data[:bits][/type]`` part of a binary literal; ``kind`` is the ``_``-joined type."""
 
@@ -47,14 +46,14 @@ class BinaryPart(Node):
     kind: str = "unsigned_big"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BinaryLit(Expr):
     """``<< part, ... >>``."""
 
     parts: tuple[BinaryPart, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordField(Node):
     """``"key": value`` inside a record literal; the key may interpolate."""
 
@@ -62,14 +61,14 @@ class RecordField(Node):
     value: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordLit(Expr):
     """``{ "k": v, ... }``."""
 
     fields: tuple[RecordField, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ArrayLit(Expr):
     """``[a, b, ...]``."""
 
@@ -79,26 +78,26 @@ class ArrayLit(Expr):
 # Path segments ------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Segment(Node):
     """Base of a path segment."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FieldSeg(Segment):
     """``.name``."""
 
     name: str
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class IndexSeg(Segment):
     """``[expr]``: string key or integer index, decided at run time."""
 
     index: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RangeSeg(Segment):
     """``[start:end]`` on arrays, end exclusive."""
 
@@ -110,7 +109,7 @@ class RangeSeg(Segment):
 PATH_ROOTS = ("event", "meta", "state", "args", "group", "window", "local", "const", "expr")
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Path(Expr):
     """``event.a[0]``, ``$meta``, ``state.x``, ``args.a``, ``group[0]``, ``window``, ``x.y``,
     ``mod::CONST.a``, ``(expr)[1]``.
@@ -136,7 +135,7 @@ def is_meta_key(path: Path) -> bool:
     )
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unary(Expr):
     """``-x``, ``+x``, ``not x``, ``!x`` (``op`` is the operator text)."""
 
@@ -144,7 +143,7 @@ class Unary(Expr):
     operand: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Binary(Expr):
     """``a <op> b`` for every binary operator (``op`` is the operator text: ``and``, ``>>>``…)."""
 
@@ -153,7 +152,7 @@ class Binary(Expr):
     right: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Present(Expr):
     """``present path`` (``negated`` for ``absent path``)."""
 
@@ -161,7 +160,7 @@ class Present(Expr):
     negated: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Call(Expr):
     """``f(a)``, ``mod::f(a)``, ``a::b::f(a)``; ``module`` is the (alias) path as written."""
 
@@ -170,14 +169,14 @@ class Call(Expr):
     args: tuple[Expr, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Recur(Expr):
     """``recur(a, b)`` (tail call of the enclosing function)."""
 
     args: tuple[Expr, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Extractor(Node):
     """``name|rule|`` with the rule text after Tremor's extractor escapes are applied."""
 
@@ -188,31 +187,31 @@ class Extractor(Node):
 # Patterns -----------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Pattern(Node):
     """Base of match patterns."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnyPattern(Pattern):
     """``_``."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExprPattern(Pattern):
     """An expression compared with ``==``."""
 
     expr: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ExtractorPattern(Pattern):
     """``~ name|rule|``."""
 
     extractor: Extractor
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FieldPredicate(Node):
     """One field test inside ``%{ ... }``.
 
@@ -230,21 +229,21 @@ class FieldPredicate(Node):
     alias: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordPattern(Pattern):
     """``%{ f1, f2 }``."""
 
     fields: tuple[FieldPredicate, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ArrayPattern(Pattern):
     """``%[ p1, p2 ]`` (order-insensitive, each element pattern must match some element)."""
 
     elements: tuple[Pattern, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TuplePattern(Pattern):
     """``%( p1, p2 )``; ``open`` for a trailing ``...`` (prefix match)."""
 
@@ -252,7 +251,7 @@ class TuplePattern(Pattern):
     open: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AssignPattern(Pattern):
     """``name = pattern`` (binding is scoped to the clause)."""
 
@@ -260,7 +259,7 @@ class AssignPattern(Pattern):
     pattern: Pattern
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchCase(Node):
     """``case pattern [when guard] => e1; e2``."""
 
@@ -269,7 +268,7 @@ class MatchCase(Node):
     body: tuple[Expr, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Match(Expr):
     """``match target of case ... end``; ``mutable`` for statement position (arms may hold
     ``let``/``emit``/``drop``)."""
@@ -282,7 +281,7 @@ class Match(Expr):
 # Patch / merge ------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PatchOp(Node):
     """One patch operation.
 
@@ -297,7 +296,7 @@ class PatchOp(Node):
     to: Expr | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Patch(Expr):
     """``patch target of op; ... end``."""
 
@@ -305,7 +304,7 @@ class Patch(Expr):
     ops: tuple[PatchOp, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Merge(Expr):
     """``merge target of spec end`` (deep merge; null sets, never deletes)."""
 
@@ -316,7 +315,7 @@ class Merge(Expr):
 # Comprehensions -----------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ForCase(Node):
     """``case (k, v) [when guard] => e1; e2``."""
 
@@ -326,7 +325,7 @@ class ForCase(Node):
     body: tuple[Expr, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class For(Expr):
     """``for target of case ... [into init [use op]] end``."""
 
@@ -340,7 +339,7 @@ class For(Expr):
 # Statements that are also expressions -------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Let(Expr):
     """``let path = value``; ``target`` may be rooted at local, event, meta or state (others are
     rejected at run time exactly as Tremor does)."""
@@ -349,7 +348,7 @@ class Let(Expr):
     value: Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Emit(Expr):
     """``emit``, ``emit value``, ``emit => "port"``, ``emit value => "port"``."""
 
@@ -357,7 +356,7 @@ class Emit(Expr):
     port: Expr | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Drop(Expr):
     """``drop``."""
 
@@ -365,7 +364,7 @@ class Drop(Expr):
 # Top-level items ----------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Use(Node):
     """``use a::b::c [as d]`` (group forms are expanded into one Use per module).
 
@@ -377,7 +376,7 @@ class Use(Node):
     path_span: Span | None = field(default=None, compare=False, repr=False)
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Const(Expr):
     """``const NAME = expr``; as the last top-level item its value is the output."""
 
@@ -388,7 +387,7 @@ class Const(Expr):
     """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FnDef(Node):
     """``fn name(a, b[, ...]) with body end`` or a match function ``fn name(a) of case ... end``
     (then ``cases`` is set and ``body`` empty)."""
@@ -403,7 +402,7 @@ class FnDef(Node):
     """Absolute path of the user module defining it (``()``: the main script); set by resolve."""
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Intrinsic(Node):
     """``intrinsic fn name(a) as mod::fun``."""
 
@@ -417,7 +416,7 @@ class Intrinsic(Node):
 TopLevel = Use | Const | FnDef | Intrinsic | Expr
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Script(Node):
     """A whole ``.tremor`` file (or a script body inside trickle/troy)."""
 

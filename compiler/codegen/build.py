@@ -1,5 +1,6 @@
 """Assemble a whole job from a checked program (:class:`~compiler.ir.Checked`): generated code
-blocks, the graph, the template. Raises no user error: the passes found them all.
+blocks, the graph, the template, the native hooks; black formats the assembled text once. Raises
+no user error: the passes found them all.
 
 A ``.tremor`` file becomes a one-node graph ``in → script → out/err/<ports>``; trickle and troy
 build their graphs in ``query.py`` / ``deploy.py``.
@@ -8,12 +9,20 @@ build their graphs in ``query.py`` / ``deploy.py``.
 from __future__ import annotations
 
 from ..ast import script as S
+from ..blackfmt import black_format
 from ..ir import Checked, Deployment, PipelineGraph, ScriptGraph
+from ..lowering.attach import attach_prefilter
+from ..lowering.predicate import NotNative
+from ..lowering.prefilter import default_drop_plan
+from ..lowering.typed_graph import attach_typed, typed_job_plan
 from ..plan import plan_of
 from ..plan.model import Plan
 from ..source import Source
+from .deploy import build_deploy_job, deploy_graph
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
+from .pyscript import generate_script
+from .query import build_query_job, query_graph
 from .stages import job_graph, plan_context
 
 SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
@@ -43,16 +52,12 @@ def job_plan(checked: Checked) -> Plan:
 def job_input(checked: Checked) -> Plan:
     """The planner's input for ``checked``'s job: its job graph (no stages)."""
     if checked.kind == "deploy":
-        from .deploy import deploy_graph
-
         assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
         return deploy_graph(checked.ir)
     if checked.kind == "script":
         assert isinstance(checked.ir, ScriptGraph)
         node, links = _script_graph(checked.ir)
         return job_graph(streams=("in",), output_ports=checked.ir.ports, nodes=(node,), links=links)
-    from .query import query_graph
-
     assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
     return query_graph(checked.ir)
 
@@ -60,9 +65,7 @@ def job_input(checked: Checked) -> Plan:
 def build_script_job(
     script: S.Script, facts: ScriptGraph, source: Source, job_name: str, native: bool = False
 ) -> str:
-    """The job for a standalone ``.tremor`` file."""
-    from .pyscript import generate_script
-
+    """The text of the job for a standalone ``.tremor`` file (not yet formatted)."""
     generated = generate_script(script, source, prefix="script")
     ports = facts.ports
     node, links = _script_graph(facts)
@@ -82,35 +85,28 @@ def build_script_job(
 
 
 def build_job(checked: Checked, source: Source, job_name: str, schema: tuple | None = None) -> str:
-    """Dispatch on the program kind; events a script or query provably drops are removed in
-    the JVM before ``mapInArrow`` where the test lowers narrowly (``prefilter.py``); with a
-    declared input ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as
-    Spark Columns on the events that fit it (``compiler/lowering/typed.py``)."""
+    """The black-formatted job (formatted once, after the native hooks are attached). Dispatch
+    on the program kind; events a script or query provably drops are removed in the JVM before
+    ``mapInArrow`` where the test lowers narrowly (``prefilter.py``); with a declared input
+    ``schema`` (``compiler/lowering/schema.py``) a script that lowers runs as Spark Columns on the
+    events that fit it (``compiler/lowering/typed.py``)."""
     tree, kind = checked.tree, checked.kind
     if kind == "deploy":
-        from .deploy import build_deploy_job
-
         assert isinstance(checked.ir, Deployment), "a checked deploy carries its flows"
-        return build_deploy_job(checked.ir, source, job_name)
+        return black_format(build_deploy_job(checked.ir, source, job_name))
     plan, typed = _native_plan(checked), _typed_plan(checked, schema)
     native = plan is not None or typed is not None
     if kind == "script":
         assert isinstance(tree, S.Script) and isinstance(checked.ir, ScriptGraph)
         job = build_script_job(tree, checked.ir, source, job_name, native=native)
     else:
-        from .query import build_query_job
-
         assert isinstance(checked.ir, PipelineGraph), "a checked query carries its graph"
         job = build_query_job(checked.ir, source, job_name, native=native)
     if plan is not None:
-        from ..lowering.attach import attach_prefilter
-
         job = attach_prefilter(job, "in", plan)
     if typed is not None and schema is not None:
-        from ..lowering.typed_graph import attach_typed
-
         job = attach_typed(job, "in", schema, typed)
-    return job
+    return black_format(job)
 
 
 def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
@@ -118,9 +114,6 @@ def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
     lower: ``tremorc dbg lowering --schema`` says why)."""
     if schema is None:
         return None
-    from ..lowering.predicate import NotNative
-    from ..lowering.typed_graph import typed_job_plan
-
     try:
         return typed_job_plan(checked.ir, schema)
     except NotNative:
@@ -130,6 +123,4 @@ def _typed_plan(checked: Checked, schema: tuple | None) -> tuple | None:
 def _native_plan(checked: Checked) -> object:
     """The native pre-filter's drop predicate (``compiler/lowering/prefilter.py``), or None
     where nothing can be dropped natively or only by the lowering that measured slower."""
-    from ..lowering.prefilter import default_drop_plan
-
     return default_drop_plan(checked.ir)

@@ -5,14 +5,13 @@ Node and port names are user text: they only ever appear through ``repr()``.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from ..ir.scope import Stateless, StateScope
-from ..records import Record, record
 
 
-@record(kw_only=False)
-class NodeCode(Record):
+@dataclass(frozen=True, slots=True)
+class NodeCode:
     """One node: its graph name, the Python expression of its factory, whether it keeps state,
     its state scope with a label and noun for the plan, and for a keyed node the Python
     expression of its keyer (``event -> [(key, group)]``, run before the shuffle)."""

@@ -1,4 +1,4 @@
-"""Render a whole job file: Jinja lays out the structure, black formats the result.
+"""Render a whole job file's text with Jinja (``build.build_job`` formats it with black, once).
 
 Invariant: everything passed to the template is already-rendered Python text whose user-derived
 parts went through ``repr()`` or ``names.py``; the template only loops and places.
@@ -6,21 +6,20 @@ parts went through ``repr()`` or ``names.py``; the template only loops and place
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
-from ..records import Record, record
-from .fastfmt import format_job
 from .graph import NATIVE_IMPORTS
 from .stages import READ_INPUT
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
-@record(kw_only=False)
-class JobParts(Record):
+@dataclass(frozen=True, slots=True)
+class JobParts:
     """The rendered pieces of one job."""
 
     source_name: str
@@ -32,31 +31,11 @@ class JobParts(Record):
     native: bool = False  # the plan calls the native hooks (pre-filter, typed plan)
 
 
-class _TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's compiled templates kept between builds (a CLI build otherwise compiles its
-    templates again each time: about a tenth of a small program's build). Jinja's own per-user
-    directory (created 0700, its owner checked) and a checksum of each template's source decide
-    what is reused; a cache it cannot write only costs the compile again."""
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
-def _template_cache() -> jinja2.BytecodeCache | None:
-    try:
-        return _TemplateCache()
-    except (OSError, RuntimeError):  # no safe per-user temporary directory
-        return None
-
-
 @cache
 def _environment() -> jinja2.Environment:
+    """The process's one Jinja environment over ``templates/`` (undefined names are errors)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        bytecode_cache=_template_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -92,7 +71,7 @@ def import_lines(imports: tuple[str, ...]) -> list[str]:
 
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
-    """The formatted job source (deterministic: same parts ⇒ same bytes)."""
+    """The job's source text, not yet formatted (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
         *parts.plan["plan_imports"],  # type: ignore[misc]
@@ -124,8 +103,8 @@ def render_template(
     **context: object,
 ) -> str:
     """Render one job template (header names made comment-safe, import lines built from
-    ``"module:name"`` items) and format it with black."""
-    text = (
+    ``"module:name"`` items); the text is valid Python, not yet formatted."""
+    return (
         _environment()
         .get_template(template)
         .render(
@@ -135,7 +114,6 @@ def render_template(
             **context,
         )
     )
-    return format_job(text)
 
 
 def comment_safe(text: str) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast as pyast
 import importlib.util
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,9 +37,6 @@ RUNTIME_MODULES = (
 )
 
 
-_ALL = re.compile(r"^__all__ = (\[[^\]]*\])", re.M)
-
-
 @cache
 def module_of(name: str) -> str:
     """The first of :data:`RUNTIME_MODULES` exporting ``name`` (KeyError if none)."""
@@ -52,21 +48,14 @@ def module_of(name: str) -> str:
 
 @cache
 def exports(module: str) -> frozenset[str]:
-    """``module.__all__``, read from its source when it is not imported yet: importing the std
-    registry to read it would load the whole std library (~40 ms of a build that calls a std
-    function). ``__all__`` is a literal list in every one of :data:`RUNTIME_MODULES`."""
+    """``module.__all__``, read from its source when the module is not imported yet, so that a
+    build does not load the std library's implementations. ``__all__`` is a literal list or
+    tuple in every one of :data:`RUNTIME_MODULES`."""
     loaded = sys.modules.get(module)
     if loaded is not None:
         return frozenset(loaded.__all__)
     spec = importlib.util.find_spec(module)
-    text = Path(spec.origin).read_text()  # type: ignore[arg-type, union-attr]
-    found = _ALL.search(text)  # the literal alone: parsing the whole module took ~6 ms
-    if found is not None:
-        try:
-            return frozenset(pyast.literal_eval(found.group(1)))
-        except (ValueError, SyntaxError):
-            pass
-    tree = pyast.parse(text)
+    tree = pyast.parse(Path(spec.origin).read_text())  # type: ignore[arg-type, union-attr]
     for node in tree.body:
         if isinstance(node, pyast.Assign) and [t.id for t in node.targets] == ["__all__"]:
             return frozenset(pyast.literal_eval(node.value))

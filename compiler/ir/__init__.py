@@ -9,14 +9,15 @@ so code generation only renders it and never reports a user error.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..diagnostics import Warning_
-from ..records import Record, record
 from .flow import Deployment
 from .graph import PipelineGraph, ScriptGraph
 
 
-@record(kw_only=False)
-class Checked(Record):
+@dataclass(frozen=True, slots=True)
+class Checked:
     """The result of the front end: the checked tree, its instantiation and Tremor's warnings
     (computed once, while checking; in source order)."""
 

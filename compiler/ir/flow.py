@@ -10,10 +10,9 @@ Connections keep the order of the ``connect`` statements (Tremor's fan-out order
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..records import Record, record
 from ..source import NO_SPAN, Span
 from .graph import PipelineGraph
 from .scope import Global, Stateless, StateScope, describe
@@ -22,8 +21,8 @@ from .scope import Global, Stateless, StateScope, describe
 UNORDERED_SINKS = ("null", "postgres", "clickhouse", "s3_streamer")
 
 
-@record
-class Connector(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connector:
     """``create connector alias``: builtin ``kind`` and evaluated ``with`` values."""
 
     alias: str
@@ -59,8 +58,8 @@ class Connector(Record):
         return Global(reason="writes in emission order")
 
 
-@record
-class DeployedPipeline(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeployedPipeline:
     """``create pipeline alias``: its instantiated graph; ``reports``: its definition has
     ``#!config metrics_interval_s`` (its counts go to a ``metrics`` connector)."""
 
@@ -70,8 +69,8 @@ class DeployedPipeline(Record):
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
-@record
-class ConnectorEnd(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ConnectorEnd:
     """``/connector/alias/port``."""
 
     connector: str
@@ -81,8 +80,8 @@ class ConnectorEnd(Record):
         return f"/connector/{self.connector}/{self.port}"
 
 
-@record
-class PipelineEnd(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PipelineEnd:
     """``/pipeline/alias/port`` and the graph node of that port."""
 
     pipeline: str
@@ -93,8 +92,8 @@ class PipelineEnd(Record):
         return f"/pipeline/{self.pipeline}/{self.port} ({self.node!r})"
 
 
-@record
-class Connection(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Connection:
     """``connect a to b``; at least one side is a pipeline."""
 
     source: ConnectorEnd | PipelineEnd
@@ -102,8 +101,8 @@ class Connection(Record):
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
 
-@record
-class Flow(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Flow:
     """One ``deploy flow alias``."""
 
     alias: str
@@ -116,8 +115,8 @@ class Flow(Record):
         return next(c for c in self.connectors if c.alias == alias)
 
 
-@record
-class Deployment(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deployment:
     """Every deployed flow of a troy file, in ``deploy`` order."""
 
     flows: tuple[Flow, ...]

@@ -17,11 +17,10 @@ sub-pipeline's nodes where it is created), so rendering the IR in order is deter
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..ast import script as S
-from ..records import Record, record
 from ..registry.operators import OPERATORS
 from ..source import NO_SPAN, Source, Span
 from .scope import Global, Keyed, Stateless, StateScope, describe
@@ -35,8 +34,8 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-@record
-class Embedded(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Embedded:
     """A checked tremor-script program and the source its spans point into."""
 
     script: S.Script
@@ -46,15 +45,15 @@ class Embedded(Record):
         return f"<script {len(self.script.items)} items from {self.source.name}>"
 
 
-@record
-class Constant(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Constant:
     """A compile-time value that may itself be ``null`` (``state`` of a script or window)."""
 
     value: Any
 
 
-@record
-class GraphNode(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GraphNode:
     """Base of the nodes of a pipeline graph."""
 
     name: str
@@ -79,7 +78,7 @@ class GraphNode(Record):
         return f"{type(self).__name__} {self.name!r}"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PortNode(GraphNode):
     """A ``from``/``into`` port of a pipeline (a passthrough)."""
 
@@ -90,20 +89,20 @@ class PortNode(GraphNode):
         return f"PortNode {self.name!r} ({self.direction} {self.port})"
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StreamNode(GraphNode):
     """``create stream name`` (a passthrough)."""
 
 
-@record
-class NamedScript(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NamedScript:
     """``script from port … end`` of a script definition."""
 
     port: str
     body: Embedded
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ScriptNode(GraphNode):
     """``create script name from def with … end``: the checked body and bound args."""
 
@@ -139,7 +138,7 @@ class ScriptNode(GraphNode):
         return "\n".join(lines)
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OperatorNode(GraphNode):
     """``create operator name from def``: builtin ``kind`` with its evaluated config."""
 
@@ -188,8 +187,8 @@ class OperatorNode(GraphNode):
         return f"OperatorNode {self.name!r} {self.kind}{routes} config={_short(self.config)}"
 
 
-@record
-class Window(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Window:
     """A window a select reads through, from its ``define window`` and the select's args."""
 
     name: str
@@ -218,8 +217,8 @@ class Window(Record):
         return f"window {self.name!r} {self.kind}={self.amount!r}{extra}"
 
 
-@record
-class Group(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Group:
     """A ``group by``: ``set`` of items, or ``each``/``expr`` of one component expression."""
 
     kind: str  # "set", "each" or "expr"
@@ -233,7 +232,7 @@ class Group(Record):
         return self.kind == "each" or any(item.multiplies for item in self.items)
 
 
-@record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SelectNode(GraphNode):
     """A (non-passthrough) ``select``: every clause as a checked one-expression script.
 
@@ -333,8 +332,8 @@ def _group_text(group: Group) -> tuple[str, Span]:
     return (f"each({text})" if group.kind == "each" else text), expr.span
 
 
-@record
-class Link(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Link:
     """An edge from an output port of one node to an input port of another."""
 
     source: Endpoint
@@ -344,8 +343,8 @@ class Link(Record):
         return f"{self.source[0]}/{self.source[1]} -> {self.target[0]}/{self.target[1]}"
 
 
-@record
-class PipelineGraph(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PipelineGraph:
     """One instantiated pipeline: nodes, links, its ports and where select errors leave.
 
     ``inputs``/``outputs`` map the from/into port names to their :class:`PortNode` names;
@@ -424,8 +423,8 @@ def node_facts(node: GraphNode) -> str:
     )
 
 
-@record
-class ScriptGraph(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScriptGraph:
     """A standalone ``.tremor`` script as a one-node graph ``in → script → ports``."""
 
     ports: tuple[str, ...]  # "out", "err", then literal ``emit`` ports in first-use order

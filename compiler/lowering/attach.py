@@ -8,7 +8,6 @@ import group (every rendered job has one).
 
 from __future__ import annotations
 
-from ..blackfmt import black_format
 from .predicate import IR
 
 IMPORT = "from runtime_support.native import with_native_prefilter"
@@ -17,7 +16,8 @@ ANCHOR = "\n\ndef run_pipeline("
 
 def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> str:
     """``job`` whose graph drops, natively, the events of ``stream`` for which ``ir`` is TRUE
-    (``variant``: by the variant lowering, which builds never use; the differential tests do)."""
+    (``variant``: by the variant lowering, which builds never use; the differential tests do);
+    the text is not reformatted (``codegen.build.build_job`` formats a job once)."""
     lines = job.split("\n")
     ours = [i for i, line in enumerate(lines) if line.startswith("from runtime_support.")]
     first, last = ours[0], ours[-1]
@@ -29,4 +29,4 @@ def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> st
     )
     head, anchor, tail = text.partition(ANCHOR)
     assert anchor, "a rendered job defines run_pipeline"
-    return black_format(head + block + anchor + tail)
+    return head + block + anchor + tail

@@ -8,7 +8,6 @@ Otherwise the job is the plain Python one and ``tremorc dbg lowering --schema`` 
 
 from __future__ import annotations
 
-from ..blackfmt import black_format
 from ..ir import Deployment
 from ..ir import graph as G
 from .predicate import NotNative
@@ -76,7 +75,8 @@ def _through(bucket: str, graph: G.PipelineGraph, outs: dict[str, str]) -> str:
 
 
 def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
-    """``job`` (rendered with its native hooks) whose graph runs ``tree`` natively."""
+    """``job`` (rendered with its native hooks) whose graph runs ``tree`` natively; the text is
+    not reformatted (``codegen.build.build_job`` formats a job once)."""
     assert IMPORT in job and ANCHOR in job, "a job rendered with native hooks"
     text = job.replace(IMPORT, IMPORT + ", with_typed_plan")
     block = (
@@ -84,4 +84,4 @@ def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
         f"GRAPH = with_typed_plan(GRAPH, {stream!r}, {root_ddl(schema)!r}, {tree!r})\n"
     )
     head, anchor, tail = text.partition(ANCHOR)
-    return black_format(head + block + anchor + tail)
+    return head + block + anchor + tail

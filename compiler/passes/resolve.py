@@ -23,7 +23,6 @@ from runtime_support.highlight import expand_lines
 from ..ast import script as ast
 from ..ast.common import Node, transform
 from ..diagnostics import CompileError
-from ..records import Record, record
 from ..source import Source, Span
 from .stdlib_names import CONSTANTS, FUNCTIONS, MODULES
 
@@ -32,8 +31,8 @@ Loader = Callable[[ModPath, Span], "tuple[ast.Script, Source] | None"]
 """Finds a user module file: ``(path, span of the use) -> (script, source)`` or None."""
 
 
-@record(kw_only=False)
-class Module(Record):
+@dataclass(frozen=True, slots=True)
+class Module:
     """A resolved user module: its absolute path, rewritten script and source."""
 
     path: ModPath
@@ -41,8 +40,8 @@ class Module(Record):
     source: Source
 
 
-@record(kw_only=False)
-class Resolved(Record):
+@dataclass(frozen=True, slots=True)
+class Resolved:
     """The main script after resolution plus the user modules it needs (dependencies first)."""
 
     script: ast.Script

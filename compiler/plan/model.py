@@ -15,36 +15,35 @@ Everything is a frozen dataclass of tuples, so a plan compares and renders deter
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import assert_never
 
 from ..ir.scope import Stateless, StateScope, describe
-from ..records import Record, record
 
 #: ``(node name, port name)``.
 Endpoint = tuple[str, str]
 
 
-@record(kw_only=False)
-class Source(Record):
+@dataclass(frozen=True, slots=True)
+class Source:
     """A stage with no input edge: it reads the job's input in the reader's splits, merged to
     at most the job's parallelism (a Python task has a fixed cost; ``spark_exec.python_splits``)."""
 
 
-@record(kw_only=False)
-class Forward(Record):
+@dataclass(frozen=True, slots=True)
+class Forward:
     """Events stay in the partitions they were produced in (no shuffle)."""
 
 
-@record(kw_only=False)
-class Hash(Record):
+@dataclass(frozen=True, slots=True)
+class Hash:
     """Events are hash-partitioned by ``key`` (source text), each key's events in input order."""
 
     key: str
 
 
-@record(kw_only=False)
-class Single(Record):
+@dataclass(frozen=True, slots=True)
+class Single:
     """Every event goes to one partition, in emission order."""
 
 
@@ -70,8 +69,8 @@ def show_partitioning(part: Partitioning) -> str:
             assert_never(part)
 
 
-@record
-class PlanNode(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanNode:
     """One node of the job graph as the planner sees it.
 
     ``label`` names it for people (``select #select1``, ``script enrich``); ``noun`` is what its
@@ -90,8 +89,8 @@ class PlanNode(Record):
     repeats: bool = False  # emits an event's output once per group, in a row
 
 
-@record
-class Edge(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edge:
     """A link from an output port to an input port, with the partitioning it is delivered in."""
 
     source: Endpoint
@@ -99,8 +98,8 @@ class Edge(Record):
     partitioning: Partitioning = Forward()
 
 
-@record
-class Stage(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stage:
     """Nodes that run together in one Spark stage; ``members[0]`` is the root.
 
     The later phases (:mod:`compiler.plan.job_phases`) fill in what the job renders: ``name``
@@ -135,8 +134,8 @@ class Stage(Record):
         return show_partitioning(self.partitioning).split("(")[0]
 
 
-@record
-class Plan(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan:
     """The job graph's nodes in graph order, edges in link order, stages in topological order
     (once seeded). Job outputs are no nodes: ``output_links`` are the links into them (their
     targets are ``collectors``' names, ``collectors`` maps each to its output port).

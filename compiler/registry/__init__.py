@@ -9,27 +9,16 @@ every use in a program against them; ``tools/gen_registry_doc.py`` renders them 
 
 from __future__ import annotations
 
-from typing import Any
-
 from .aggregates import AGGREGATES
 from .codecs import CODECS
 from .common import Entry, Key, Registry
+from .connectors import CONNECTORS
 from .operators import OPERATORS
 from .processors import POSTPROCESSORS, PREPROCESSORS
 from .windows import WINDOWS
 
-
-def __getattr__(name: str) -> Any:
-    """``CONNECTORS`` and ``ALL`` (every registry, in the order the docs list them), loaded when
-    first asked for: the connector registry and its checks import connector code that a
-    ``.trickle`` or ``.tremor`` build never needs."""
-    if name not in ("CONNECTORS", "ALL"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from .connectors import CONNECTORS
-
-    if name == "CONNECTORS":
-        return CONNECTORS
-    return (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
+#: Every registry, in the order the docs list them.
+ALL = (CONNECTORS, CODECS, PREPROCESSORS, POSTPROCESSORS, OPERATORS, WINDOWS, AGGREGATES)
 
 
 __all__ = [

@@ -10,11 +10,11 @@ supported, so nothing builds that the job would ignore or run wrongly.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..ast import script as S
 from ..diagnostics import CompileError
-from ..records import Record, record
 from ..source import Source, Span
 
 #: The value types a config key may declare (``array<T>``: every element of type ``T``).
@@ -59,8 +59,8 @@ def describe_type(type_: str) -> str:
     return TYPE_NAMES[type_]
 
 
-@record
-class Key(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Key:
     """One config key: its type, default, required-ness, allowed values, and what it does."""
 
     name: str
@@ -72,8 +72,8 @@ class Key(Record):
     rejected: str = ""  # non-empty: Tremor has the key, tremorc rejects it (this says why)
 
 
-@record
-class Entry(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Entry:
     """One kind: ``define … from <name>``, or a codec/processor/aggregate name.
 
     ``scope`` is the state scope of a node of this kind (``stateless``, ``keyed`` by

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from ..ast import script as S
+from ..blackfmt import black_format
 from ..codegen.build import SCRIPT_NODE_IMPORTS
 from ..codegen.graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from ..codegen.job import JobParts, render_job
@@ -103,7 +104,7 @@ def build_suite_job(script: S.Script, source: Source) -> tuple[str, list[tuple[s
             )
         ),
     )
-    return render_job(parts, "suite.py"), [(suite, name) for suite, name, _ in tests]
+    return black_format(render_job(parts, "suite.py")), [(suite, name) for suite, name, _ in tests]
 
 
 def run_suite_file(path: Path, pattern: str | None = None) -> list[CaseResult]:

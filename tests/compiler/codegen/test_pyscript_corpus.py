@@ -16,10 +16,10 @@ import pytest
 
 from runtime_support.context import EventContext
 from runtime_support.errors import TremorError
-from tests.support.paths import CONFORMANCE
+from tests.support.paths import CONFORMANCE, ROOT
 
 CORPUS = CONFORMANCE
-PASSING = Path(__file__).parent / "data" / "pyscript_passing.txt"
+PASSING = ROOT / "tests" / "data" / "pyscript_passing.txt"
 
 
 def _read(case: Path, name: str) -> str | None:
@@ -137,7 +137,7 @@ def summary() -> dict[str, list[str]]:
 if __name__ == "__main__":  # pragma: no cover - refresh the ratchet with --write
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(ROOT))
     if len(sys.argv) > 1 and "/" in sys.argv[1]:
         kind, case = sys.argv[1].split("/")
         check = script_case_result if kind == "scripts" else runtime_error_case_result

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
-from compiler.ast.common import Node, child_fields, with_subclasses
+from compiler.ast.common import Node, child_fields
 from compiler.ast.script import Use
 from compiler.diagnostics import CompileError
 from compiler.modules import _uses
@@ -90,30 +90,3 @@ def test_skipped_fields_hold_no_nodes() -> None:
             except CompileError:
                 pass
     assert parsed > 50
-
-
-def _node_classes() -> list[type]:
-    import compiler.ast.deploy  # noqa: F401 - every AST module, so every node class exists
-    import compiler.ast.query  # noqa: F401
-    import compiler.ast.script  # noqa: F401
-
-    return list(with_subclasses({Node: None}))
-
-
-def test_child_fields_agree_with_get_type_hints() -> None:
-    """The annotations ``child_fields`` evaluates itself give the fields that
-    ``typing.get_type_hints`` gives every node class (the resolution it replaced)."""
-    import typing
-
-    from compiler.ast.common import _may_hold_node
-
-    classes = _node_classes()
-    assert len(classes) > 60
-    for cls in classes:
-        hints = typing.get_type_hints(cls)
-        expected = tuple(
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.name != "span" and _may_hold_node(hints[f.name])
-        )
-        assert child_fields(cls) == expected, cls.__qualname__

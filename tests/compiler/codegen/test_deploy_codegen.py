@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-
-ROOT = Path(__file__).resolve().parents[1]
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+from tests.support.paths import CONFORMANCE, ROOT
 
 
 def _job(text: str) -> str:
