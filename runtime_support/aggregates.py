@@ -17,7 +17,7 @@ import math
 import re
 from typing import Any
 
-from .errors import TremorError
+from runtime_support.errors import TremorError
 
 __all__ = ["AGGREGATES", "Aggregate", "make"]
 

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codec_impls import (
+from runtime_support.codec_impls import (
     AvroCodec,
     BinfluxCodec,
     ConfluentCodec,
@@ -28,9 +28,9 @@ from .codec_impls import (
     SyslogCodec,
     YamlCodec,
 )
-from .codec_impls.common import raw, text
-from .input_lines import CODEC_ERROR
-from .jsonio import canonical_json, decode_json, encode_json
+from runtime_support.codec_impls.common import raw, text
+from runtime_support.input_lines import CODEC_ERROR
+from runtime_support.jsonio import canonical_json, decode_json, encode_json
 
 __all__ = [
     "CODECS",
@@ -176,13 +176,13 @@ class Framing:
 
     def pre_chain(self) -> Any:
         """A fresh preprocessor chain (one per stream: a file, a connection)."""
-        from .processors import PreChain
+        from runtime_support.processors import PreChain
 
         return PreChain(self.processors)
 
     def post_chain(self) -> Any:
         """A fresh postprocessor chain (one per output stream)."""
-        from .processors import PostChain
+        from runtime_support.processors import PostChain
 
         return PostChain(self.processors)
 
@@ -227,7 +227,7 @@ def framing_from(processors: Any) -> Framing:
     :class:`Framing`) when it is ``separate`` (only its ``separator``) and ``remove-empty``;
     any other chain runs through :mod:`runtime_support.processors` (an unknown processor or a
     bad config raises ``ValueError``, the compiler's registry having rejected it first)."""
-    from .processors import POSTPROCESSORS, PREPROCESSORS
+    from runtime_support.processors import POSTPROCESSORS, PREPROCESSORS
 
     items = [_name_config(item) for item in processors or ()]
     names = [name for name, _ in items]

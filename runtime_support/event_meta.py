@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from .jsonio import decode_json, encode_json
+from runtime_support.jsonio import decode_json, encode_json
 
 __all__ = ["decode_meta", "encode_meta"]
 

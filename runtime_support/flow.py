@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .codecs import pending_codec, source_port
-from .connectors import (
+from runtime_support.codecs import pending_codec, source_port
+from runtime_support.connectors import (
     ConnectorSpec,
     InputPathError,
     RunContext,
@@ -30,8 +30,8 @@ from .connectors import (
     check_inputs,
     jar_conf,
 )
-from .flow_answers import merge_passes
-from .job import (
+from runtime_support.flow_answers import merge_passes
+from runtime_support.job import (
     add_flush_option,
     add_ingest_ns_option,
     add_spark_options,
@@ -41,11 +41,11 @@ from .job import (
     show_conf,
     spark_conf,
 )
-from .jsonio import decode_json
-from .port_frames import keep_shared
-from .progress import Progress
-from .session import under_spark_submit
-from .streaming import StreamError, add_stream_options, check_batch_args
+from runtime_support.jsonio import decode_json
+from runtime_support.port_frames import keep_shared
+from runtime_support.progress import Progress
+from runtime_support.session import under_spark_submit
+from runtime_support.streaming import StreamError, add_stream_options, check_batch_args
 
 __all__ = ["ConnectorSpec", "FlowSpec", "flow_main", "main", "run_flow"]
 
@@ -176,7 +176,7 @@ def run_flow(
         held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
         answers = _write(flow, first, sinks, ctx, progress, held)
         if flow.metrics is not None and not ctx.exited:
-            from .connectors.metrics import metrics_inputs
+            from runtime_support.connectors.metrics import metrics_inputs
 
             answers.update(metrics_inputs(spark, flow.metrics, outputs["#metrics"], ctx))
         second = {}
@@ -200,7 +200,7 @@ def _write(
     """Write ``outputs`` (up to the first ``exit`` event, in them or in ``held``: outputs
     written later, cut here too); the input streams of the response ports of the sinks that
     answer."""
-    from .flow_answers import answer_ports, response_inputs
+    from runtime_support.flow_answers import answer_ports, response_inputs
 
     held = held if held is not None else {}
     stops = {**outputs, **held}
@@ -280,7 +280,7 @@ def flow_main(
         partitions=args.partitions,
     )
     if args.stream:
-        from .stream_flow import stream_flow_main
+        from runtime_support.stream_flow import stream_flow_main
 
         return stream_flow_main(flow, run_pipeline, args, ctx, graph)
     try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .connectors import RunContext
+from runtime_support.connectors import RunContext
 
 __all__ = ["PASS_TWO", "answer_ports", "merge_passes", "response_inputs"]
 
@@ -31,7 +31,7 @@ PASS_TWO = 1 << 62
 def answer_ports(flow: Any) -> dict[int, list[tuple[str, str]]]:
     """Connector index → the ``(port, input stream)`` of its connected response ports (only
     connectors whose sink answers, see :data:`compiler.passes.response_ports.RESPONDERS`)."""
-    from .connectors import SINKS
+    from runtime_support.connectors import SINKS
 
     found: dict[int, list[tuple[str, str]]] = {}
     for conn, port, stream in flow.sources:
@@ -84,7 +84,7 @@ def check_stream(flow: Any) -> None:
     """A streaming flow rejects connected response ports (StreamError naming the connector):
     one streaming query can not run a micro-batch's responses through the pipelines they feed
     (their state is in the query's state store, and a query does not read its own output)."""
-    from .streaming import StreamError
+    from runtime_support.streaming import StreamError
 
     for conn, ports in sorted(answer_ports(flow).items()):
         spec = flow.connectors[conn]

@@ -18,8 +18,8 @@ from typing import Any
 
 import orjson
 
-from .jsonio import _PLUS, encode_json_utf8, row_decoders
-from .row_arrays import line_bytes, path_array, text_array
+from runtime_support.jsonio import _PLUS, encode_json_utf8, row_decoders
+from runtime_support.row_arrays import line_bytes, path_array, text_array
 
 __all__ = ["forward_rows"]
 

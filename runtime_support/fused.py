@@ -21,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .context import EventContext
-from .graph import Event, Failure, Graph, Passthrough, ScriptOperator
-from .operators import BucketRoute
-from .select import SelectOperator
+from runtime_support.context import EventContext
+from runtime_support.graph import Event, Failure, Graph, Passthrough, ScriptOperator
+from runtime_support.operators import BucketRoute
+from runtime_support.select import SelectOperator
 
 __all__ = [
     "ChainStep",

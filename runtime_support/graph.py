@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .context import EventContext
-from .errors import NO_STATE, TremorError
+from runtime_support.context import EventContext
+from runtime_support.errors import NO_STATE, TremorError
 
 __all__ = [
     "END_OF_INPUT",
@@ -449,7 +449,7 @@ def script_operator(
 ) -> ScriptOperator:
     """Build a :class:`ScriptOperator` whose errors render against ``source`` (picklable via
     ``functools.partial``, unlike a lambda closing over the job module)."""
-    from .script_rt import render_error
+    from runtime_support.script_rt import render_error
 
     return ScriptOperator(entry, lambda err: render_error(err, source, sites), **kwargs)
 

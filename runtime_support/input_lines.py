@@ -21,8 +21,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from .jsonio import decode_json, encode_json
-from .row_arrays import line_bytes
+from runtime_support.jsonio import decode_json, encode_json
+from runtime_support.row_arrays import line_bytes
 
 __all__ = [
     "BadLine",

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .connectors.base import InputPathError, check_readable
-from .job_io import absolute, check_paths, read_files, write_ports
-from .progress import Progress
-from .session import (
+from runtime_support.connectors.base import InputPathError, check_readable
+from runtime_support.job_io import absolute, check_paths, read_files, write_ports
+from runtime_support.progress import Progress
+from runtime_support.session import (
     get_session,
     is_connect,
     keep_log,
@@ -35,8 +35,8 @@ from .session import (
     spark_log,
     under_spark_submit,
 )
-from .spark_exec import ordered_union
-from .streaming import (
+from runtime_support.spark_exec import ordered_union
+from runtime_support.streaming import (
     STREAM_CONF,
     StreamError,
     add_stream_options,
@@ -290,7 +290,7 @@ def _stream(
     graph: tuple[Any, Any] | None,
 ) -> int:
     """``--stream``: the job as a checkpointed streaming query (see runtime_support.streaming)."""
-    from .stream_state import state_fingerprint
+    from runtime_support.stream_state import state_fingerprint
 
     try:
         check_args(args)

@@ -25,8 +25,8 @@ import os
 import time
 from typing import Any
 
-from .connectors.base import InputPathError
-from .port_frames import keep_shared
+from runtime_support.connectors.base import InputPathError
+from runtime_support.port_frames import keep_shared
 
 __all__ = ["absolute", "check_paths", "read_files", "write_ports"]
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 import zlib
 from typing import Any
 
-from .columns_once import map_in_arrow
-from .stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.columns_once import map_in_arrow
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
     "EntryKeyMismatch",

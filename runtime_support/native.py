@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .graph import GraphSpec
-from .jsonio import MAX_DEPTH, encode_json
-from .stdlib import registry
+from runtime_support.graph import GraphSpec
+from runtime_support.jsonio import MAX_DEPTH, encode_json
+from runtime_support.stdlib import registry
 
 __all__ = [
     "NativeGraphSpec",

@@ -25,13 +25,13 @@ import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .columns_once import column_once, is_empty_frame, select_once
-from .graph import GraphSpec
-from .jvm_json import FUNCTION, has_tremor_json
-from .native import apply_native_prefilter
-from .native_typed_rows import ROWS_TYPE, python_rows
-from .port_frames import empty_frame
-from .spark_exec import STREAM_EVENT_SCHEMA, event_columns, typed_event, typed_fields
+from runtime_support.columns_once import column_once, is_empty_frame, select_once
+from runtime_support.graph import GraphSpec
+from runtime_support.jvm_json import FUNCTION, has_tremor_json
+from runtime_support.native import apply_native_prefilter
+from runtime_support.native_typed_rows import ROWS_TYPE, python_rows
+from runtime_support.port_frames import empty_frame
+from runtime_support.spark_exec import STREAM_EVENT_SCHEMA, event_columns, typed_event, typed_fields
 
 __all__ = [
     "TypedGraphSpec",
@@ -165,7 +165,7 @@ def _few_splits(python: Any) -> Any:
     the cores are unknown: a hash exchange on ``seq`` lets adaptive execution merge them.
     Measured (match workload, 1M events in 6 partitions, local[2], 4 rounds): the whole job
     3.21 s with the exchange, 2.89 s with the coalesce, the hand-written job 2.30 s."""
-    from .session import is_connect
+    from runtime_support.session import is_connect
 
     spark = python.sparkSession
     if is_connect(spark):

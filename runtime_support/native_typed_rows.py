@@ -16,8 +16,8 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from .graph import GraphSpec
-from .stages import StageSpec, _Runner, arrow_row_schema
+from runtime_support.graph import GraphSpec
+from runtime_support.stages import StageSpec, _Runner, arrow_row_schema
 
 __all__ = ["ROWS_TYPE", "python_rows"]
 

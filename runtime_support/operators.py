@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from .graph import Event, Output
-from .jsonio import encode_json
+from runtime_support.graph import Event, Output
+from runtime_support.jsonio import encode_json
 
 __all__ = ["BucketRoute", "bucket_key", "builtin_operator"]
 

@@ -15,8 +15,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .errors import TremorError
-from .values import I64_MAX, I64_MIN, U64_MAX, tremor_eq, type_name
+from runtime_support.errors import TremorError
+from runtime_support.values import I64_MAX, I64_MIN, U64_MAX, tremor_eq, type_name
 
 __all__ = [
     "add",

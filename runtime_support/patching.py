@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import TremorError
-from .ops import BINARY, invalid_binary
-from .paths import need_type
-from .values import type_name
+from runtime_support.errors import TremorError
+from runtime_support.ops import BINARY, invalid_binary
+from runtime_support.paths import need_type
+from runtime_support.values import type_name
 
 __all__ = [
     "deep_merge",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import TremorError
-from .values import type_name
+from runtime_support.errors import TremorError
+from runtime_support.values import type_name
 
 __all__ = [
     "INDEX_SEGMENT",

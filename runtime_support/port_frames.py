@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
-from .columns_once import Same, column_once, mark_empty_frame, select_once
+from runtime_support.columns_once import Same, column_once, mark_empty_frame, select_once
 
 __all__ = [
     "PortFrames",

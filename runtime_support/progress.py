@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Any, TextIO
 
-from .session import is_connect
+from runtime_support.session import is_connect
 
 __all__ = ["Progress"]
 

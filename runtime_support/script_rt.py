@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from functools import cmp_to_key
 from typing import Any
 
-from .errors import TremorError
-from .highlight import render
-from .paths import INDEX_SEGMENT, assign_into_array, need_type
-from .values import total_cmp, type_name
+from runtime_support.errors import TremorError
+from runtime_support.highlight import render
+from runtime_support.paths import INDEX_SEGMENT, assign_into_array, need_type
+from runtime_support.values import total_cmp, type_name
 
 __all__ = [
     "LITERAL_RUN",
@@ -56,7 +56,7 @@ UNSET: Any = _Sentinel("UNSET")
 """Value of a local that was never assigned."""
 
 try:  # the extractors' sentinel, so pattern code can compare with one object
-    from .extractors.base import NO_MATCH as NO_MATCH
+    from runtime_support.extractors.base import NO_MATCH as NO_MATCH
 except ImportError:  # pragma: no cover - extractors package not built yet
     NO_MATCH = _Sentinel("NO_MATCH")
 

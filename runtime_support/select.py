@@ -13,11 +13,11 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from .context import EventContext
-from .graph import Event, Failure, Output
-from .jsonio import canonical_json
-from .values import type_name
-from .windows import (
+from runtime_support.context import EventContext
+from runtime_support.graph import Event, Failure, Output
+from runtime_support.jsonio import canonical_json
+from runtime_support.values import type_name
+from runtime_support.windows import (
     Code,
     Frame,
     RenderedError,
@@ -337,7 +337,7 @@ class SelectOperator(Sink):
 
     def _too_many_groups(self) -> RenderedError:
         """Tremor's words (its typo and its group number, ``max_groups + 1``, included)."""
-        from .highlight import render
+        from runtime_support.highlight import render
 
         message = (
             f"Maxmimum amount of groups reached ({self.max_groups}). "

@@ -95,7 +95,7 @@ def get_session(
     os.environ.pop("SPARK_REMOTE", None)  # pyspark refuses a master while it is set
     if remote is not None:
         return _remote_session(app_name, remote, conf or {})
-    from .jvm_json import session_conf, why_not_built
+    from runtime_support.jvm_json import session_conf, why_not_built
 
     builder = SparkSession.builder.appName(app_name)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -123,7 +123,7 @@ def _remote_session(app_name: str, url: str, conf: dict[str, str]):
     server lets a session set it (otherwise said, one line per key)."""
     from pyspark.sql import SparkSession
 
-    from .artifacts import ship_runtime
+    from runtime_support.artifacts import ship_runtime
 
     spark = SparkSession.builder.remote(url).appName(app_name).getOrCreate()
     ship_runtime(spark)

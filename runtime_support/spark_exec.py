@@ -19,10 +19,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .columns_once import by_name, column_once, is_empty_frame, map_in_arrow, select_once
-from .graph import GraphSpec, NodeSpec, Passthrough
-from .port_frames import PortFrames, empty_frame, meta_column, port_output
-from .stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support.columns_once import by_name, column_once, is_empty_frame, map_in_arrow, select_once
+from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
+from runtime_support.port_frames import PortFrames, empty_frame, meta_column, port_output
+from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
 
 __all__ = [
     "InputMetaError",
@@ -182,7 +182,7 @@ def python_splits(df: Any):
     need no particular split. A Python task costs tens of milliseconds of CPU to start and
     finish, whatever its rows (measured: an identity ``mapInArrow`` over 1M events took 8.2 s
     of CPU in 38 splits, 4.1 s in 2)."""
-    from .session import is_connect
+    from runtime_support.session import is_connect
 
     if is_empty_frame(df):  # no rows: no splits to merge (the frame is reused as is)
         return df

@@ -45,16 +45,16 @@ from typing import Any
 
 import orjson
 
-from .columns_once import Same
-from .event_meta import decode_meta, encode_meta
-from .forward_rows import forward_rows
-from .fused import ChainStep, ForwardStep, fused_chains, fused_runs
-from .graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
-from .input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
-from .jsonio import decode_json, encode_json, encode_json_utf8, row_decoders
-from .operators import BucketRoute
-from .ports import METRICS_PORT
-from .row_arrays import MOSTLY_SAME, column_array, path_array, text_array
+from runtime_support.columns_once import Same
+from runtime_support.event_meta import decode_meta, encode_meta
+from runtime_support.forward_rows import forward_rows
+from runtime_support.fused import ChainStep, ForwardStep, fused_chains, fused_runs
+from runtime_support.graph import END_OF_INPUT, Event, Failure, Graph, GraphSpec, MetaValue, Passthrough
+from runtime_support.input_lines import SOURCE_ERROR, BadLine, decode_line, source_columns
+from runtime_support.jsonio import decode_json, encode_json, encode_json_utf8, row_decoders
+from runtime_support.operators import BucketRoute
+from runtime_support.ports import METRICS_PORT
+from runtime_support.row_arrays import MOSTLY_SAME, column_array, path_array, text_array
 
 __all__ = [
     "END_SEQ",
@@ -311,7 +311,7 @@ class _Runner:
         as :meth:`feed_source` then :meth:`feed` run it in the two-stage plan (see
         :mod:`runtime_support.keyed_entry`). ``column``: the batch's Arrow ``value`` column,
         whose JSON screens run once for the batch (:func:`~.jsonio.row_decoders`)."""
-        from .keyed_entry import EntryKeyMismatch, pid_of
+        from runtime_support.keyed_entry import EntryKeyMismatch, pid_of
 
         stream, node, port, keyer = self._entry()
         op, exits = self.graph.ops[node], self.exits.get(node)
@@ -373,7 +373,7 @@ class _Runner:
     ) -> int:
         """The pid of an unreadable line's event from its own decoding (without side effects:
         an event without one group has :data:`~runtime_support.keyed_entry.HOME`)."""
-        from .keyed_entry import HOME, pid_of
+        from runtime_support.keyed_entry import HOME, pid_of
 
         if text is None or origin == SOURCE_ERROR:
             return HOME
@@ -676,7 +676,7 @@ def _kept_pid(pids: dict[str, int], value: Any, parts: int) -> int:
     """:func:`~.keyed_entry.pid_of` of a group's first component, a string's kept in ``pids``."""
     pid = pids.get(value) if type(value) is str else None
     if pid is None:
-        from .keyed_entry import pid_of  # (it imports this module)
+        from runtime_support.keyed_entry import pid_of  # (it imports this module)
 
         pid = pid_of(value, parts)
         if type(value) is str:

@@ -41,9 +41,9 @@ import time
 import uuid
 from typing import Any
 
-from .codecs import decode_chunks, pending_codec, source_port
-from .connectors import RunContext, build_sink, build_source
-from .connectors.file import (
+from runtime_support.codecs import decode_chunks, pending_codec, source_port
+from runtime_support.connectors import RunContext, build_sink, build_source
+from runtime_support.connectors.file import (
     FileSink,
     FileSource,
     SingleFileSink,
@@ -51,16 +51,16 @@ from .connectors.file import (
     encoded_text,
     spark_path,
 )
-from .connectors.metrics_stream import MetricsRecorder
-from .connectors.metronome import MetronomeSource
-from .connectors.simple import ExitSink, NullConnector
-from .connectors.stdio import StdioSink
-from .flow import FlowSpec, before, exit_position, flow_conf
-from .flow_answers import check_stream
-from .jsonio import decode_json
-from .origin import encode_origin, hostname
-from .stream_state import Numberer, StreamSettings
-from .streaming import (
+from runtime_support.connectors.metrics_stream import MetricsRecorder
+from runtime_support.connectors.metronome import MetronomeSource
+from runtime_support.connectors.simple import ExitSink, NullConnector
+from runtime_support.connectors.stdio import StdioSink
+from runtime_support.flow import FlowSpec, before, exit_position, flow_conf
+from runtime_support.flow_answers import check_stream
+from runtime_support.jsonio import decode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.stream_state import Numberer, StreamSettings
+from runtime_support.streaming import (
     STREAM_CONF,
     StreamError,
     duration_ms,
@@ -154,7 +154,7 @@ def file_lines(spark: Any, source: FileSource, files_per_batch: int | None) -> A
     if files_per_batch:
         reader = reader.option("maxFilesPerTrigger", files_per_batch)
     if not source.framing.simple:  # processors run per file (connectors/file_chain.py)
-        from .connectors.file_chain import stream_chain
+        from runtime_support.connectors.file_chain import stream_chain
 
         reader, path = _single_file(reader, spark_path(source.path))
         return stream_chain(spark, source, reader, path)
@@ -402,7 +402,7 @@ def write_part_files(frame: Any, sink: FileSink, batch_id: int, run: str) -> Non
         encoded = encoded_text(ordered, sink.codec)
         encoded.write.mode("overwrite").option("lineSep", sink.separator).text(tmp)
     else:  # postprocessors Spark's text writer can not run (connectors/file_chain.py)
-        from .connectors.file_chain import write_parts
+        from runtime_support.connectors.file_chain import write_parts
 
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp)
@@ -529,8 +529,8 @@ def stream_flow_main(
 ) -> int:
     """``--stream`` of a flow job: the exit code (2 for options or a flow that can not
     stream, 130 on Ctrl-C)."""
-    from .job import job_session
-    from .stream_state import state_fingerprint
+    from runtime_support.job import job_session
+    from runtime_support.stream_state import state_fingerprint
 
     spark = None
     try:

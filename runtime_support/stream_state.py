@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .graph import END_OF_INPUT, GraphSpec
-from .stages import END_SEQ, FLUSH_TARGET, ROW_SCHEMA, TICK_SEQ, StageSpec, _Runner
-from .state_codec import StateCodec, keyed_state
+from runtime_support.graph import END_OF_INPUT, GraphSpec
+from runtime_support.stages import END_SEQ, FLUSH_TARGET, ROW_SCHEMA, TICK_SEQ, StageSpec, _Runner
+from runtime_support.state_codec import StateCodec, keyed_state
 
 __all__ = [
     "EVENTS_SCHEMA",

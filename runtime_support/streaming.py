@@ -28,8 +28,8 @@ import re
 import shutil
 from typing import Any
 
-from .input_lines import source_columns
-from .stream_state import StreamSettings, numbered_events
+from runtime_support.input_lines import source_columns
+from runtime_support.stream_state import StreamSettings, numbered_events
 
 __all__ = ["StreamError", "add_stream_options", "run_stream"]
 

@@ -23,12 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .aggregates import Aggregate, make
-from .context import EventContext
-from .errors import TremorError
-from .graph import END_OF_INPUT
-from .jsonio import encode_json
-from .windows_ext import EXT_KINDS, ExtWindow, new_ext_window
+from runtime_support.aggregates import Aggregate, make
+from runtime_support.context import EventContext
+from runtime_support.errors import TremorError
+from runtime_support.graph import END_OF_INPUT
+from runtime_support.jsonio import encode_json
+from runtime_support.windows_ext import EXT_KINDS, ExtWindow, new_ext_window
 
 __all__ = [
     "Code",
@@ -76,13 +76,13 @@ class Code:
         return port is None, value, state
 
     def _rendered(self, err: TremorError) -> RenderedError:
-        from .script_rt import render_error  # on the error path only: imports cost per call
+        from runtime_support.script_rt import render_error  # on the error path only: imports cost per call
 
         return RenderedError(render_error(err, self.source, self.sites))
 
     def fail(self, message: str, span: tuple[int, int]) -> RenderedError:
         """A rendered error at ``span`` of this code's source."""
-        from .highlight import render
+        from runtime_support.highlight import render
 
         return RenderedError(render(self.source, inner=span, message=message))
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .aggregates import Aggregate, make
-from .context import EventContext
-from .graph import END_OF_INPUT
+from runtime_support.aggregates import Aggregate, make
+from runtime_support.context import EventContext
+from runtime_support.graph import END_OF_INPUT
 
 __all__ = ["EXT_KINDS", "ExtWindow", "Pane", "new_ext_window"]
 
@@ -89,7 +89,7 @@ class ExtWindow:
         value, _ = self.spec.script.run(event, meta, None, ctx)
         if type(value) is int and value >= 0:
             return value
-        from .windows import RenderedError  # on the error path only: imports cost per call
+        from runtime_support.windows import RenderedError  # on the error path only: imports cost per call
 
         raise RenderedError("Error: Data based window didn't provide a valid value")
 

@@ -9,16 +9,16 @@ exact bytes (:func:`common.raw`). Malformed input and unencodable values raise
 
 from __future__ import annotations
 
-from .avro_codec import AvroCodec
-from .confluent import ConfluentCodec
-from .csv_codec import CsvCodec
-from .dogstatsd import DogStatsDCodec
-from .graphite import GraphiteCodec
-from .influx import BinfluxCodec, InfluxCodec
-from .msgpack_codec import MsgPackCodec
-from .statsd import StatsDCodec
-from .syslog import SyslogCodec
-from .yaml_codec import YamlCodec
+from runtime_support.codec_impls.avro_codec import AvroCodec
+from runtime_support.codec_impls.confluent import ConfluentCodec
+from runtime_support.codec_impls.csv_codec import CsvCodec
+from runtime_support.codec_impls.dogstatsd import DogStatsDCodec
+from runtime_support.codec_impls.graphite import GraphiteCodec
+from runtime_support.codec_impls.influx import BinfluxCodec, InfluxCodec
+from runtime_support.codec_impls.msgpack_codec import MsgPackCodec
+from runtime_support.codec_impls.statsd import StatsDCodec
+from runtime_support.codec_impls.syslog import SyslogCodec
+from runtime_support.codec_impls.yaml_codec import YamlCodec
 
 __all__ = [
     "AvroCodec",

@@ -21,7 +21,7 @@ from typing import Any
 import fastavro
 from fastavro.read import HEADER_SCHEMA
 
-from .common import CodecError, raw
+from runtime_support.codec_impls.common import CodecError, raw
 
 __all__ = ["AvroCodec"]
 

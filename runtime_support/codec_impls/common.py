@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsonio import encode_json
+from runtime_support.jsonio import encode_json
 
 __all__ = [
     "CodecError",

@@ -29,8 +29,8 @@ from typing import Any
 import fastavro
 import fastavro.validation
 
-from .avro_codec import _plain_schema, _to_value
-from .common import CodecError, raw
+from runtime_support.codec_impls.avro_codec import _plain_schema, _to_value
+from runtime_support.codec_impls.common import CodecError, raw
 
 __all__ = ["ConfluentCodec", "check_url", "for_topic", "frame", "unframe"]
 

@@ -13,8 +13,8 @@ import csv
 import io
 from typing import Any
 
-from ..stdlib.std_array import rust_display
-from .common import CodecError, text
+from runtime_support.stdlib.std_array import rust_display
+from runtime_support.codec_impls.common import CodecError, text
 
 __all__ = ["CsvCodec"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import CodecError, number_text, parse_float, text
+from runtime_support.codec_impls.common import CodecError, number_text, parse_float, text
 
 __all__ = ["DogStatsDCodec"]
 

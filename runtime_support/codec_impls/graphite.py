@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import U64_MAX, CodecError, is_number, number_text, parse_number, text
+from runtime_support.codec_impls.common import U64_MAX, CodecError, is_number, number_text, parse_number, text
 
 __all__ = ["GraphiteCodec"]
 

@@ -17,7 +17,7 @@ import re
 import struct
 from typing import Any
 
-from .common import U64_MAX, CodecError, number_text, raw, text
+from runtime_support.codec_impls.common import U64_MAX, CodecError, number_text, raw, text
 
 __all__ = ["BinfluxCodec", "InfluxCodec"]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgpack
 
-from .common import CodecError, raw
+from runtime_support.codec_impls.common import CodecError, raw
 
 __all__ = ["MsgPackCodec"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import CodecError, is_number, number_text, parse_float, parse_number, text
+from runtime_support.codec_impls.common import CodecError, is_number, number_text, parse_float, parse_number, text
 
 __all__ = ["StatsDCodec"]
 

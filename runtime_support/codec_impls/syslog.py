@@ -17,7 +17,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from .common import CodecError, text
+from runtime_support.codec_impls.common import CodecError, text
 
 __all__ = ["SyslogCodec"]
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from .common import CodecError, text
+from runtime_support.codec_impls.common import CodecError, text
 
 __all__ = ["YamlCodec"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
+from runtime_support.connectors.base import ConnectorSpec, InputPathError, RunContext, Sink, Source, check_readable
 
 __all__ = [
     "ConnectorSpec",
@@ -34,7 +34,7 @@ _KINDS = frozenset({"SINKS", "SOURCES", "build_sink", "build_source", "check_inp
 
 def __getattr__(name: str) -> Any:
     if name in _KINDS:
-        from . import kinds
+        from runtime_support.connectors import kinds
 
         return getattr(kinds, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

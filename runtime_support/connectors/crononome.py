@@ -24,11 +24,11 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
-from ..event_meta import encode_meta
-from ..jsonio import encode_json
-from ..origin import encode_origin, hostname
-from .base import ConnectorSpec, RunContext
-from .cron_expr import to_croniter
+from runtime_support.event_meta import encode_meta
+from runtime_support.jsonio import encode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.base import ConnectorSpec, RunContext
+from runtime_support.connectors.cron_expr import to_croniter
 
 SCHEMA = "seq long, value string, ingest_ns long, origin string, meta string"
 MAX_PER_BATCH = 100_000

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
-from .base import ConnectorSpec
+from runtime_support.connectors.answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
+from runtime_support.connectors.base import ConnectorSpec
 
 #: Seconds a lookup may take in all (dnspython's resolver ``lifetime``, its retries included).
 TIMEOUT_S = 5.0
@@ -29,9 +29,9 @@ def dns_mapper(nameservers: list[str] | None, timeout: float = TIMEOUT_S):
     """``mapInArrow`` over rows ``seq, sub, value, meta`` → the response rows (one a row)."""
 
     def run(batches: Any) -> Any:
-        from ..event_meta import decode_meta, encode_meta
-        from ..jsonio import encode_json
-        from .dns_lookup import answer, make_resolver
+        from runtime_support.event_meta import decode_meta, encode_meta
+        from runtime_support.jsonio import encode_json
+        from runtime_support.connectors.dns_lookup import answer, make_resolver
 
         resolver = make_resolver(nameservers, timeout)
         out = AnswerRows()

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
-from .base import ConnectorSpec
-from .elastic_bulk import Settings, requests_of, run_requests
+from runtime_support.connectors.answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.elastic_bulk import Settings, requests_of, run_requests
 
 
 def settings_of(spec: ConnectorSpec) -> Settings:
     """The executors' :class:`Settings` of a checked ``config`` (compiler/registry/elastic.py)."""
-    from .net.http import auth_header
+    from runtime_support.connectors.net.http import auth_header
 
     config = spec.config
     timeout = config.get("timeout")
@@ -46,7 +46,7 @@ def bulk_mapper(settings: Settings):
     """``mapInArrow``: rows ``seq, sub, value, meta`` (emission order) → response rows."""
 
     def run(batches: Any) -> Any:
-        from ..jsonio import encode_json
+        from runtime_support.jsonio import encode_json
 
         keys: list[tuple[int, list[int]]] = []
 

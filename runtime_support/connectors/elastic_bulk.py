@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..jsonio import decode_json, encode_json
+from runtime_support.jsonio import decode_json, encode_json
 
 ACTIONS = ("index", "create", "update", "delete")
 _ITEM_KEYS = {
@@ -136,7 +136,7 @@ def requests_of(rows: Iterable[tuple[str, str | None]]) -> Iterator[Request]:
 
 
 def _meta_record(meta: Any) -> dict[str, Any]:
-    from ..event_meta import _untagged
+    from runtime_support.event_meta import _untagged
 
     return _untagged(meta) if isinstance(meta, dict) else {}
 

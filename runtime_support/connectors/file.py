@@ -25,11 +25,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..codecs import Codec, codec_from, decode_chunks, framing_from
-from ..jsonio import decode_json
-from ..origin import encode_origin, hostname
-from ..session import under_spark_submit
-from .base import ConnectorSpec, InputPathError, RunContext, with_origin
+from runtime_support.codecs import Codec, codec_from, decode_chunks, framing_from
+from runtime_support.jsonio import decode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.session import under_spark_submit
+from runtime_support.connectors.base import ConnectorSpec, InputPathError, RunContext, with_origin
 
 WRITE_MODES = ("write", "append", "truncate", "overwrite")
 #: What Spark's writer leaves in an output folder; a folder holding anything else is not replaced.
@@ -83,7 +83,7 @@ class FileSource:
 
         origin = encode_origin("tremor-file", hostname(), None, [self.path])
         if not self.framing.simple:  # processors Spark's text reader can not run
-            from .file_chain import read_chain
+            from runtime_support.connectors.file_chain import read_chain
 
             events = read_chain(
                 spark, self, ctx, _readable(spark, spark_path(self.path), self.path)
@@ -91,7 +91,7 @@ class FileSource:
             mark = F.coalesce(F.col("origin"), F.lit(origin))
             return events.withColumn("origin", mark)
         if self.lines:
-            from ..job_io import read_files
+            from runtime_support.job_io import read_files
 
             # Blank lines yield no event either way (the json codec's rule).
             return with_origin(read_files(spark, [spark_path(self.path)], ctx.ingest_ns), origin)
@@ -179,7 +179,7 @@ def write_chain_parts(ordered: Any, sink: FileSink, target: str, append: bool) -
     import shutil
     import uuid
 
-    from .file_chain import write_parts
+    from runtime_support.connectors.file_chain import write_parts
 
     if not append and os.path.isdir(target):
         shutil.rmtree(target)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..codecs import Codec, Framing
-from ..input_lines import SOURCE_ERROR, BadLine, decode_line
-from ..jsonio import decode_json, encode_json
+from runtime_support.codecs import Codec, Framing
+from runtime_support.input_lines import SOURCE_ERROR, BadLine, decode_line
+from runtime_support.jsonio import decode_json, encode_json
 
 __all__ = ["CHUNK_SCHEMA", "chunk_rows", "read_chain", "stream_chain", "write_parts"]
 
@@ -46,7 +46,7 @@ def _err_row(row: int, record: str) -> tuple[int, bytes, None, str]:
 
 def _file_rows(codec: Codec, framing: Framing, alias: str, path: str, content: bytes) -> Any:
     """``(row, value, ingest, origin)`` of one file: its events and err records, in order."""
-    from ..processors import Failed, names_configs
+    from runtime_support.processors import Failed, names_configs
 
     chain = framing.pre_chain()
     timed = any(name == "ingest-ns" for name, _ in names_configs(framing.processors))

@@ -18,8 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .base import ConnectorSpec
-from .s3 import S3Streamer
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.s3 import S3Streamer
 
 VERSION = "3.1.3"
 JAR = f"com/google/cloud/bigdataoss/gcs-connector/{VERSION}/gcs-connector-{VERSION}-shaded.jar"

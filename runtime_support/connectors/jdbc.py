@@ -22,9 +22,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..origin import encode_origin
-from .base import ConnectorSpec, RunContext, with_origin
-from .jdbc_types import Column, parse_columns, row_encoder
+from runtime_support.origin import encode_origin
+from runtime_support.connectors.base import ConnectorSpec, RunContext, with_origin
+from runtime_support.connectors.jdbc_types import Column, parse_columns, row_encoder
 
 POSTGRES_PACKAGE = "org.postgresql:postgresql:42.7.8"
 #: The shaded ClickHouse driver (Spark's packages resolver takes no classifier: a local jar).
@@ -194,7 +194,7 @@ class JdbcSink:
 
     def write_batch(self, frame: Any, batch_id: int, run: str) -> None:
         """One micro-batch, idempotent on ``(run, batch_id)`` (see the module doc)."""
-        from .jdbc_sql import Connection
+        from runtime_support.connectors.jdbc_sql import Connection
 
         target = self.target
         stage = f"{target.table}_tremorc_{run}_{batch_id}"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..session import is_connect
-from .jdbc import MARKS, Target
+from runtime_support.session import is_connect
+from runtime_support.connectors.jdbc import MARKS, Target
 
 
 class Connection:

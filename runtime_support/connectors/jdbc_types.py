@@ -107,7 +107,7 @@ def parse_columns(kind: str, columns: Any) -> tuple[Column, ...]:
 
 def cell(column: Column, record: Any) -> Any:
     """The value of ``column`` in the event ``record`` (ValueError when it does not fit)."""
-    from ..jsonio import encode_json
+    from runtime_support.jsonio import encode_json
 
     if not isinstance(record, dict):
         raise ValueError(f"the event is not a record, so it has no column `{column.name}`")
@@ -139,7 +139,7 @@ def row_encoder(columns: tuple[Column, ...]) -> Any:
     def run(batches: Any) -> Any:
         import pyarrow as pa
 
-        from ..jsonio import decode_json
+        from runtime_support.jsonio import decode_json
 
         types = {"long": pa.int64(), "double": pa.float64(), "boolean": pa.bool_()}
         schema = pa.schema([(c.name, types.get(c.kind, pa.string())) for c in columns])

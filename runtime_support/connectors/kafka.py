@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codec_impls.confluent import for_topic
-from ..codecs import Codec, Framing, codec_from, framing_from
-from ..event_meta import encode_meta
-from ..input_lines import SOURCE_ERROR
-from ..jsonio import decode_json, encode_json
-from ..origin import encode_origin
-from .base import ConnectorSpec, RunContext
-from .kafka_options import consumer_options, producer_options
+from runtime_support.codec_impls.confluent import for_topic
+from runtime_support.codecs import Codec, Framing, codec_from, framing_from
+from runtime_support.event_meta import encode_meta
+from runtime_support.input_lines import SOURCE_ERROR
+from runtime_support.jsonio import decode_json, encode_json
+from runtime_support.origin import encode_origin
+from runtime_support.connectors.base import ConnectorSpec, RunContext
+from runtime_support.connectors.kafka_options import consumer_options, producer_options
 
 __all__ = ["KafkaSink", "KafkaSource", "package"]
 
@@ -116,7 +116,7 @@ class KafkaSource:
         :class:`~runtime_support.stream_state.Numberer` (its counter in the checkpoint)."""
         from pyspark.sql import functions as F
 
-        from ..stream_state import Numberer
+        from runtime_support.stream_state import Numberer
 
         decoded = self._load(spark.readStream, self.settings.starting)
         return (
@@ -208,7 +208,7 @@ def _chunks(payload: bytes, framing: Framing) -> list[bytes | str]:
     message is a complete read: a last piece without a separator is a chunk too); a ``str``
     is a processor's error."""
     if not framing.simple:
-        from ..processors import Failed, preprocess_stream
+        from runtime_support.processors import Failed, preprocess_stream
 
         items = preprocess_stream(framing.processors, payload, 0)
         return [item.reason if isinstance(item, Failed) else item[0] for item in items]
@@ -305,7 +305,7 @@ def message_encoder(codec: Codec, framing: Framing, key: bytes | None = None) ->
 
 
 def _encoded_message(codec: Codec, framing: Framing, value: Any) -> bytes | None:
-    from ..processors import postprocess_stream
+    from runtime_support.processors import postprocess_stream
 
     data = codec.encode(value)
     if data is None:
@@ -341,7 +341,7 @@ def message_fields(meta_text: str | None, key: bytes | None) -> dict[str, Any]:
     string or bytes ``key`` (else the config's), ``headers`` whose string or bytes values are
     sent (others skipped), an integer ``partition``. ``timestamp`` is not honoured: Spark's
     Kafka sink has no timestamp column (the producer stamps each message)."""
-    from ..event_meta import _untagged
+    from runtime_support.event_meta import _untagged
 
     envelope = decode_json(meta_text) if meta_text else {}
     meta = _untagged(envelope.get("$")) if isinstance(envelope, dict) else None

@@ -6,26 +6,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ConnectorSpec, RunContext, check_readable
-from .crononome import CrononomeSource
-from .dns import DnsSink
-from .elastic import ElasticSink
-from .file import FileSink, FileSource, sink_for
-from .file import is_source as _file_reads
-from .gcs import GcsStreamer
-from .gcs import spark_conf as _gcs_conf
-from .jdbc import JdbcSink, PostgresSource
-from .jdbc import spark_conf as _jdbc_conf
-from .kafka import KafkaSink, KafkaSource
-from .kv import KvSink
-from .metrics import MetricsSource
-from .metronome import MetronomeSource
-from .net import NET_SINKS, NET_SOURCES
-from .otel import OtelClientSink, OtelServerSource
-from .s3 import S3Reader, S3Streamer
-from .s3 import spark_conf as _s3_conf
-from .simple import ExitSink, NullConnector
-from .stdio import StdioSink, StdioSource
+from runtime_support.connectors.base import ConnectorSpec, RunContext, check_readable
+from runtime_support.connectors.crononome import CrononomeSource
+from runtime_support.connectors.dns import DnsSink
+from runtime_support.connectors.elastic import ElasticSink
+from runtime_support.connectors.file import FileSink, FileSource, sink_for
+from runtime_support.connectors.file import is_source as _file_reads
+from runtime_support.connectors.gcs import GcsStreamer
+from runtime_support.connectors.gcs import spark_conf as _gcs_conf
+from runtime_support.connectors.jdbc import JdbcSink, PostgresSource
+from runtime_support.connectors.jdbc import spark_conf as _jdbc_conf
+from runtime_support.connectors.kafka import KafkaSink, KafkaSource
+from runtime_support.connectors.kv import KvSink
+from runtime_support.connectors.metrics import MetricsSource
+from runtime_support.connectors.metronome import MetronomeSource
+from runtime_support.connectors.net import NET_SINKS, NET_SOURCES
+from runtime_support.connectors.otel import OtelClientSink, OtelServerSource
+from runtime_support.connectors.s3 import S3Reader, S3Streamer
+from runtime_support.connectors.s3 import spark_conf as _s3_conf
+from runtime_support.connectors.simple import ExitSink, NullConnector
+from runtime_support.connectors.stdio import StdioSink, StdioSource
 
 __all__ = [
     "SINKS",
@@ -98,7 +98,7 @@ def check_inputs(spec: ConnectorSpec, ctx: RunContext, files: bool = True) -> No
     source = build_source(spec)
     for path in input_paths(spec, ctx, files):
         if isinstance(source, FileSource) and (source.lines or not source.framing.simple):
-            from ..job_io import check_paths
+            from runtime_support.job_io import check_paths
 
             check_paths([path])
         else:

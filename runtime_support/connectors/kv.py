@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
-from .base import ConnectorSpec
-from .kv_store import INVALID_DIR, Store
+from runtime_support.connectors.answers import RESPONSE_SCHEMA, AnsweringSink, AnswerRows
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.kv_store import INVALID_DIR, Store
 
 
 def kv_mapper(directory: str, mark: tuple[str, str, int] | None = None):
@@ -50,8 +50,8 @@ def kv_mapper(directory: str, mark: tuple[str, str, int] | None = None):
 
 
 def _answers(store: Store, batches: Any) -> Any:
-    from ..event_meta import decode_meta, encode_meta
-    from ..jsonio import decode_json, encode_json
+    from runtime_support.event_meta import decode_meta, encode_meta
+    from runtime_support.jsonio import decode_json, encode_json
 
     out = AnswerRows()
     for batch in batches:
@@ -74,7 +74,7 @@ class KvSink(AnsweringSink):
     stops = False
 
     def __init__(self, spec: ConnectorSpec) -> None:
-        from ..session import under_spark_submit
+        from runtime_support.session import under_spark_submit
 
         self.alias = spec.alias
         self.path = str(spec.config.get("path", ""))

@@ -19,7 +19,7 @@ import os
 import sqlite3
 from typing import Any
 
-from ..jsonio import canonical_json, decode_json
+from runtime_support.jsonio import canonical_json, decode_json
 
 STORE_FILE = "tremorc-kv.sqlite3"
 COMMANDS = ("get", "put", "swap", "cas", "delete", "scan")

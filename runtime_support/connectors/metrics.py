@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..jsonio import decode_json, encode_json
-from ..origin import encode_origin, hostname
-from .base import ConnectorSpec, RunContext, rows_frame
+from runtime_support.jsonio import decode_json, encode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.base import ConnectorSpec, RunContext, rows_frame
 
 __all__ = ["MetricsSource", "MetricsSpec", "metrics_events", "metrics_inputs", "totals"]
 
@@ -67,7 +67,7 @@ class MetricsSource:
         return rows_frame(spark, [])
 
     def stream(self, spark: Any, args: Any, start_ns: int) -> Any:
-        from .metrics_stream import metrics_stream
+        from runtime_support.connectors.metrics_stream import metrics_stream
 
         return metrics_stream(spark, args.checkpoint, args.ingest_ns)
 

@@ -27,9 +27,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..jsonio import encode_json
-from ..origin import encode_origin, hostname
-from .metrics import MetricsSpec, metrics_events, totals
+from runtime_support.jsonio import encode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.metrics import MetricsSpec, metrics_events, totals
 
 __all__ = ["MetricsRecorder", "metrics_stream"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..jsonio import encode_json
-from ..origin import encode_origin, hostname
-from .base import ConnectorSpec, RunContext, rows_frame
+from runtime_support.jsonio import encode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.base import ConnectorSpec, RunContext, rows_frame
 
 
 class MetronomeSource:

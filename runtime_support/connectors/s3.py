@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..codecs import codec_from, framing_from
-from .base import ConnectorSpec, RunContext
-from .file import FileSink, FileSource, encoded_text
+from runtime_support.codecs import codec_from, framing_from
+from runtime_support.connectors.base import ConnectorSpec, RunContext
+from runtime_support.connectors.file import FileSink, FileSource, encoded_text
 
 SDK = "2.35.4"  # hadoop-aws 3.5.0's AWS SDK v2 version (hadoop-project's aws-java-sdk-v2.version)
 PACKAGES = (
@@ -102,7 +102,7 @@ class S3Reader:
         return self.file.read(spark, ctx)
 
     def stream(self, spark: Any, args: Any, start_ns: int) -> Any:
-        from ..stream_flow import file_events
+        from runtime_support.stream_flow import file_events
 
         return file_events(spark, self.file, args)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import ConnectorSpec, RunContext, rows_frame
+from runtime_support.connectors.base import ConnectorSpec, RunContext, rows_frame
 
 
 class ExitSink:

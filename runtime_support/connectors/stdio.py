@@ -13,10 +13,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..codecs import codec_from, framing_from
-from ..jsonio import encode_json
-from ..origin import encode_origin, hostname
-from .base import ConnectorSpec, RunContext, rows_frame
+from runtime_support.codecs import codec_from, framing_from
+from runtime_support.jsonio import encode_json
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.base import ConnectorSpec, RunContext, rows_frame
 
 
 class StdioSource:
@@ -30,7 +30,7 @@ class StdioSource:
 
     def _chunks(self, data: bytes) -> list[str]:
         """The chunks of the chain (a chunk it fails on: one line on stderr, as a bad chunk)."""
-        from ..processors import Failed
+        from runtime_support.processors import Failed
 
         chain = self.framing.pre_chain()
         chunks = []

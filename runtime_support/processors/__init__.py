@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ProcessorError
-from .post import POSTPROCESSORS, make_postprocessor
-from .pre import PREPROCESSORS, make_preprocessor
+from runtime_support.processors.errors import ProcessorError
+from runtime_support.processors.post import POSTPROCESSORS, make_postprocessor
+from runtime_support.processors.pre import PREPROCESSORS, make_preprocessor
 
 __all__ = [
     "Failed",

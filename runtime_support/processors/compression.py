@@ -13,7 +13,7 @@ import lzma
 import zlib
 from collections.abc import Callable
 
-from .errors import ProcessorError
+from runtime_support.processors.errors import ProcessorError
 
 __all__ = ["ALGORITHMS", "check_level", "compress", "decompress", "detect"]
 

@@ -13,8 +13,8 @@ import base64
 import lzma
 from typing import Any
 
-from . import compression
-from .errors import ProcessorError
+from runtime_support.processors import compression
+from runtime_support.processors.errors import ProcessorError
 
 __all__ = ["POSTPROCESSORS", "make_postprocessor"]
 
@@ -38,7 +38,7 @@ class Separate(Postprocessor):
     name = "separate"
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
-        from .pre import separator_byte
+        from runtime_support.processors.pre import separator_byte
 
         self.separator = bytes([separator_byte(config or {}, "seperate")])
 

@@ -14,8 +14,8 @@ import base64
 import re
 from typing import Any
 
-from . import compression
-from .errors import ProcessorError
+from runtime_support.processors import compression
+from runtime_support.processors.errors import ProcessorError
 
 __all__ = ["PREPROCESSORS", "make_preprocessor"]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..values import I64_MAX, I64_MIN
+from runtime_support.values import I64_MAX, I64_MIN
 
 __all__ = [
     "BadType",

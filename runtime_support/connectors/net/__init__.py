@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import ConnectorSpec
-from .http import HttpClientSink
-from .http_server import HttpServerSource
-from .tcp import TcpClientSink, TcpServerSource
-from .udp import UdpClientSink, UdpServerSource
-from .unix_socket import UnixSocketClientSink, UnixSocketServerSource
-from .ws import WsClientSink, WsServerSource
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.http import HttpClientSink
+from runtime_support.connectors.net.http_server import HttpServerSource
+from runtime_support.connectors.net.tcp import TcpClientSink, TcpServerSource
+from runtime_support.connectors.net.udp import UdpClientSink, UdpServerSource
+from runtime_support.connectors.net.unix_socket import UnixSocketClientSink, UnixSocketServerSource
+from runtime_support.connectors.net.ws import WsClientSink, WsServerSource
 
 __all__ = [
     "HttpClientSink",

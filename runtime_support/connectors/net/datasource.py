@@ -25,10 +25,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...codecs import Codec, Framing, codec_from, framing_from
-from ...input_lines import CODEC_ERROR
-from ...jsonio import encode_json
-from ..base import ConnectorSpec, RunContext, rows_frame
+from runtime_support.codecs import Codec, Framing, codec_from, framing_from
+from runtime_support.input_lines import CODEC_ERROR
+from runtime_support.jsonio import encode_json
+from runtime_support.connectors.base import ConnectorSpec, RunContext, rows_frame
 
 __all__ = [
     "Decoder",
@@ -276,7 +276,7 @@ class ServerSource:
 
     @property
     def origin(self) -> str:
-        from ...origin import encode_origin
+        from runtime_support.origin import encode_origin
 
         return encode_origin(self.scheme, self.host, self.port, [])
 
@@ -428,8 +428,8 @@ def _writer_class() -> type:
             self.spec = spec
 
         def write(self, rows: Iterator[Any]) -> Any:
-            from ...jsonio import decode_json
-            from . import build_net_sink
+            from runtime_support.jsonio import decode_json
+            from runtime_support.connectors.net import build_net_sink
 
             data = json.loads(self.spec)
             sink = build_net_sink(ConnectorSpec(data["alias"], data["kind"], data["params"]))
@@ -455,7 +455,7 @@ def _writer_class() -> type:
 
 def _event_meta(text: str | None) -> dict[str, Any]:
     """An event's ``$`` from the frame's ``meta`` column (``{"$": record, "batch": …}``)."""
-    from ...event_meta import decode_meta
+    from runtime_support.event_meta import decode_meta
 
     meta = decode_meta(text).get("$") if text else None
     return meta if isinstance(meta, dict) else {}

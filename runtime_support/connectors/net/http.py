@@ -16,9 +16,9 @@ import base64
 import sys
 from typing import Any
 
-from ...codecs import Codec, codec_from
-from ..base import ConnectorSpec
-from .datasource import NetSinkBase
+from runtime_support.codecs import Codec, codec_from
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.datasource import NetSinkBase
 
 #: Tremor's default mime type → codec and codec → mime type (tremor-connectors utils/mime.rs).
 MIME_TYPES = {

@@ -25,13 +25,13 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ...codecs import Codec, codec_from
-from ...event_meta import encode_meta
-from ...input_lines import CODEC_ERROR
-from ..base import ConnectorSpec, RunContext
-from .datasource import Decoder, ServerSource
-from .http import MIME_TYPES
-from .udp import _family
+from runtime_support.codecs import Codec, codec_from
+from runtime_support.event_meta import encode_meta
+from runtime_support.input_lines import CODEC_ERROR
+from runtime_support.connectors.base import ConnectorSpec, RunContext
+from runtime_support.connectors.net.datasource import Decoder, ServerSource
+from runtime_support.connectors.net.http import MIME_TYPES
+from runtime_support.connectors.net.udp import _family
 
 SPOOL_WAIT_S = 30
 
@@ -64,7 +64,7 @@ class HttpServerSource(ServerSource):
 
     @property
     def origin(self) -> str:
-        from ...origin import encode_origin
+        from runtime_support.origin import encode_origin
 
         return encode_origin(self.scheme, "localhost", None, [])
 

@@ -13,10 +13,10 @@ import socket
 import threading
 from typing import Any
 
-from ...event_meta import encode_meta
-from ..base import ConnectorSpec
-from .datasource import Emit, NetSinkBase, ServerSource, parse_url
-from .udp import POLL_S, _family
+from runtime_support.event_meta import encode_meta
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.datasource import Emit, NetSinkBase, ServerSource, parse_url
+from runtime_support.connectors.net.udp import POLL_S, _family
 
 
 class TcpServerSource(ServerSource):

@@ -12,8 +12,8 @@ import socket
 import threading
 from typing import Any
 
-from ..base import ConnectorSpec
-from .datasource import Emit, NetSinkBase, ServerSource, parse_url
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.datasource import Emit, NetSinkBase, ServerSource, parse_url
 
 POLL_S = 0.2  # how often a listener checks that it should stop
 

@@ -13,10 +13,10 @@ import os
 import socket
 from typing import Any
 
-from ...event_meta import encode_meta
-from ...origin import encode_origin, hostname
-from ..base import ConnectorSpec
-from .tcp import TcpClientSink, TcpServerSource, _Stream
+from runtime_support.event_meta import encode_meta
+from runtime_support.origin import encode_origin, hostname
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.tcp import TcpClientSink, TcpServerSource, _Stream
 
 
 def _path(spec: ConnectorSpec) -> str:

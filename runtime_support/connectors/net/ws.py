@@ -17,11 +17,11 @@ import sys
 import threading
 from typing import Any
 
-from ...event_meta import encode_meta
-from ..base import ConnectorSpec
-from .datasource import Emit, NetSinkBase, parse_url
-from .tcp import TcpServerSource
-from .udp import POLL_S
+from runtime_support.event_meta import encode_meta
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.datasource import Emit, NetSinkBase, parse_url
+from runtime_support.connectors.net.tcp import TcpServerSource
+from runtime_support.connectors.net.udp import POLL_S
 
 #: Largest message either side accepts (tungstenite's default ``max_message_size``: 64 MiB).
 MAX_MESSAGE = 64 << 20

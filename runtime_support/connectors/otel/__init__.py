@@ -5,7 +5,7 @@ and :mod:`.metrics`."""
 
 from __future__ import annotations
 
-from .client import OtelClientSink
-from .server import OtelServerSource
+from runtime_support.connectors.otel.client import OtelClientSink
+from runtime_support.connectors.otel.server import OtelServerSource
 
 __all__ = ["OtelClientSink", "OtelServerSource"]

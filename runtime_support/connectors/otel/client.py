@@ -19,11 +19,11 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from ..base import ConnectorSpec
-from ..net.datasource import NO_PROGRESS, write_in_order
-from .convert import OtelError, logs_to_pb, trace_to_pb
-from .metrics import metrics_to_pb
-from .server import otel_target
+from runtime_support.connectors.base import ConnectorSpec
+from runtime_support.connectors.net.datasource import NO_PROGRESS, write_in_order
+from runtime_support.connectors.otel.convert import OtelError, logs_to_pb, trace_to_pb
+from runtime_support.connectors.otel.metrics import metrics_to_pb
+from runtime_support.connectors.otel.server import otel_target
 
 IN_FLIGHT = 64
 TIMEOUT_S = 60
@@ -105,7 +105,7 @@ def _writer_class() -> type:
             self.spec = spec
 
         def write(self, rows: Iterator[Any]) -> Any:
-            from ...jsonio import decode_json
+            from runtime_support.jsonio import decode_json
 
             data = json.loads(self.spec)
             sink = OtelClientSink(ConnectorSpec(data["alias"], data["kind"], data["params"]))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .convert import (
+from runtime_support.connectors.otel.convert import (
     OtelError,
     _array,
     _int,

@@ -21,11 +21,11 @@ import sys
 import threading
 from typing import Any
 
-from ...codecs import codec_from, framing_from
-from ..base import ConnectorSpec, RunContext
-from ..net.datasource import ServerSource, parse_url
-from .convert import OtelError, logs_to_json, trace_to_json
-from .metrics import metrics_to_json
+from runtime_support.codecs import codec_from, framing_from
+from runtime_support.connectors.base import ConnectorSpec, RunContext
+from runtime_support.connectors.net.datasource import ServerSource, parse_url
+from runtime_support.connectors.otel.convert import OtelError, logs_to_json, trace_to_json
+from runtime_support.connectors.otel.metrics import metrics_to_json
 
 SPOOL_WAIT_S = 30
 DEFAULT_URL = "localhost:4317"  # Tremor's OtelDefaults
@@ -56,7 +56,7 @@ class OtelServerSource(ServerSource):
 
     @property
     def origin(self) -> str:
-        from ...origin import encode_origin
+        from runtime_support.origin import encode_origin
 
         return encode_origin(self.scheme, "localhost", None, [])
 
@@ -138,7 +138,7 @@ class _Handler:
     async def export(self, kind: str, request: Any, context: Any) -> None:
         import grpc
 
-        from ...jsonio import encode_json
+        from runtime_support.jsonio import encode_json
 
         if not self.source.enabled[kind]:
             print(f"Warning: {self.source.alias}: received {kind} while `{kind}` is false: "
