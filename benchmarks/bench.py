@@ -63,8 +63,8 @@ def job_module(workload: str, mode: str = "py"):
     from compiler.lowering.prefilter import native_drop_plan
     from compiler.pipeline import check_program, compile_path, read_source
     from compiler.testing.loader import load_job
-    from runtime_support.graph import GraphSpec
-    from runtime_support.native import with_native_prefilter
+    from runtime_support.spark.prefilter import with_native_prefilter
+    from runtime_support.tremor.graph import GraphSpec
 
     path = WORKLOADS / f"{workload}.trickle"
     module = load_job(compile_path(path).job, workload)
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", default=["floor", "py:let", "native:let"])
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-bench")
     # Several input splits, so both cores work in every arrangement (the default 128 MiB split

@@ -84,7 +84,7 @@ def main() -> None:
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-plan-cost")
     workload = BY_NAME[args.workload]

@@ -6,7 +6,7 @@ the side). Nothing else may escape the CLI: it catches ``CompileError`` and prin
 
 from __future__ import annotations
 
-from runtime_support.highlight import render
+from runtime_support.tremor.highlight import render
 
 from .records import Record, record
 from .source import Source, Span

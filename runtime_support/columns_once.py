@@ -53,7 +53,7 @@ def _same_jvm(spark: Any) -> None:
 def column_once(spark: Any, key: Hashable, build: Callable[[], Any]) -> Any:
     """The Column (or tuple of Columns) ``build()`` returns for ``key``, built on the first
     call in this JVM and reused after."""
-    from runtime_support.session import is_connect
+    from runtime_support.spark.session import is_connect
 
     if is_connect(spark):
         return build()
@@ -71,7 +71,7 @@ def select_once(frame: Any, key: Hashable, build: Callable[[], tuple[Any, ...]])
     """``frame.select(*build())``, the columns ``build`` returns for ``key`` (Columns or names)
     handed to the JVM as one list built once: a select otherwise sends each of its columns
     again (a round trip per column, plus the list's own)."""
-    from runtime_support.session import is_connect
+    from runtime_support.spark.session import is_connect
 
     spark = frame.sparkSession
     if is_connect(spark):
@@ -115,7 +115,7 @@ def map_in_arrow(frame: Any, fn: Any, schema: Any) -> Any:
     function: ``stages.stage_mapper``), its Python UDF, pickled function and all, is handed to
     the JVM once per JVM (the :data:`UDFS_KEPT` latest): building it is some forty round trips
     and the pickle's transfer."""
-    from runtime_support.session import is_connect
+    from runtime_support.spark.session import is_connect
 
     spark = frame.sparkSession
     key = getattr(fn, "cache_key", None)

@@ -1,7 +1,7 @@
-"""``grouper::bucket``'s sliding-window limiter (runtime_support/operators.py ``_Limiter``, kept
-incrementally) against a direct reading of the rule: an event at ``now`` is allowed when the
-events allowed in the ``windows`` slots of ``time_range / windows`` ms ending at its slot are
-fewer than ``rate``. Times go forward, stand still and go back."""
+"""``grouper::bucket``'s sliding-window limiter (runtime_support/tremor/builtin_operators.py
+``_Limiter``, kept incrementally) against a direct reading of the rule: an event at ``now`` is
+allowed when the events allowed in the ``windows`` slots of ``time_range / windows`` ms ending at
+its slot are fewer than ``rate``. Times go forward, stand still and go back."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from runtime_support.operators import _Limiter
+from runtime_support.tremor.builtin_operators import _Limiter
 
 
 def _reference(rate: int, time_range: int, windows: int, times: list[int]) -> list[bool]:

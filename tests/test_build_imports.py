@@ -28,7 +28,7 @@ def test_a_workload_build_loads_neither_black_nor_the_std_library() -> None:
     code = (
         "import sys; from pathlib import Path; from compiler.pipeline import compile_path; "
         f"compile_path(Path({str(program)!r})); "
-        "print(sorted({'black', 'runtime_support.stdlib.registry'} & set(sys.modules)))"
+        "print(sorted({'black', 'runtime_support.tremor.stdlib.registry'} & set(sys.modules)))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True

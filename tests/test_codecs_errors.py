@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from runtime_support.codecs import codec_from
-from runtime_support.input_lines import CODEC_ERROR, BadLine, decode_line
+from runtime_support.io.codecs import codec_from
+from runtime_support.spark.input_lines import CODEC_ERROR, BadLine, decode_line
 
 
 def rejected(codec: str, chunk: bytes) -> dict:

@@ -13,9 +13,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
-from runtime_support.stream_flow import run_stream_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.flows.streaming import run_stream_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.test_stream_flow import build, stream_args
 
 INFLUX_TO_STATSD = """

@@ -9,7 +9,7 @@ import io
 import fastavro
 import pytest
 
-from runtime_support.codecs import codec_from
+from runtime_support.io.codecs import codec_from
 
 
 def codec(name: str, config: object = None):  # noqa: ANN201 - a Codec

@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from runtime_support.codecs import codec_from
+from runtime_support.io.codecs import codec_from
 
 INFLUX = codec_from("influx")
 BINFLUX = codec_from("binflux")
@@ -167,8 +167,8 @@ def test_binflux_encode_decode() -> None:
 
 
 def test_binflux_errors_are_tremors() -> None:
-    from runtime_support.codec_impls.common import CodecError
-    from runtime_support.codec_impls.influx import BinfluxCodec
+    from runtime_support.io.codecs.common import CodecError
+    from runtime_support.io.codecs.influx import BinfluxCodec
 
     with pytest.raises(CodecError, match="^Invalid BInflux Line Protocol data: measurement"):
         BinfluxCodec.encode({}, None)

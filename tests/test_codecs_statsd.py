@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from runtime_support.codecs import codec_from
+from runtime_support.io.codecs import codec_from
 
 STATSD = codec_from("statsd")
 DOG = codec_from("dogstatsd")
@@ -220,7 +220,7 @@ def test_graphite_rejects_incomplete_lines(bad: bytes) -> None:
 
 @pytest.mark.parametrize("value", [{"metric": "beep.boop", "value": 7}, {"metric": "beep.boop"}])
 def test_graphite_encode_needs_value_and_timestamp(value: dict) -> None:
-    from runtime_support.codec_impls.graphite import GraphiteCodec
+    from runtime_support.io.codecs.graphite import GraphiteCodec
 
     with pytest.raises(ValueError, match="^Invalid graphite plaintext protocol metric$"):
         GraphiteCodec.encode(value, None)

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from runtime_support.codec_impls.common import CodecError
-from runtime_support.codec_impls.syslog import decode_message, encode_message
-from runtime_support.codecs import codec_from
+from runtime_support.io.codecs import codec_from
+from runtime_support.io.codecs.common import CodecError
+from runtime_support.io.codecs.syslog import decode_message, encode_message
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 

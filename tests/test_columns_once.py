@@ -40,7 +40,7 @@ def test_a_key_is_built_once(spark) -> None:
 def test_one_column_serves_every_plan(spark) -> None:
     """The cached input columns (``seq`` from the frame's own order among them) read each
     frame's own rows."""
-    from runtime_support.spark_exec import event_columns
+    from runtime_support.spark.plan import event_columns
 
     small = spark.range(0, 5).selectExpr("cast(id as string) AS value")
     large = spark.range(100, 130, numPartitions=3).selectExpr("cast(id as string) AS value")
@@ -54,8 +54,8 @@ def test_one_column_serves_every_plan(spark) -> None:
 
 @pytest.mark.spark
 def test_empty_frames_have_the_declared_schema(spark) -> None:
-    from runtime_support.port_frames import EMPTY_PORT, empty_frame
-    from runtime_support.spark_exec import EVENT_SCHEMA
+    from runtime_support.spark.plan import EVENT_SCHEMA
+    from runtime_support.spark.port_frames import EMPTY_PORT, empty_frame
 
     for schema in (EMPTY_PORT, EVENT_SCHEMA):
         frame = empty_frame(spark, schema)
@@ -157,8 +157,8 @@ def test_a_stage_over_the_empty_frame_is_built_once(spark) -> None:
     """A job whose input stream is absent (or a typed plan's Python stages, given no event)
     runs its source stage over the session's empty frame: the stage's DataFrame is built once
     and runs to no output; over a frame with rows each run builds its own."""
-    from runtime_support.port_frames import empty_frame
-    from runtime_support.spark_exec import EVENT_SCHEMA, event_columns, python_splits
+    from runtime_support.spark.plan import EVENT_SCHEMA, event_columns, python_splits
+    from runtime_support.spark.port_frames import empty_frame
 
     job = load_job(compile_source(Source("q.trickle", PROGRAM), "query").job, "empty_once")
     empty = event_columns(spark, None)

@@ -18,9 +18,9 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-from runtime_support.codec_impls.common import CodecError
-from runtime_support.codecs import codec_from
-from runtime_support.input_lines import CODEC_ERROR
+from runtime_support.io.codecs import codec_from
+from runtime_support.io.codecs.common import CodecError
+from runtime_support.spark.input_lines import CODEC_ERROR
 from tests.support.paths import ROOT
 from tests.support.servers import kafka
 from tests.support.servers import schema_registry as server
@@ -101,7 +101,7 @@ def test_a_message_without_the_wire_format_header_is_an_err_event() -> None:
 
 
 def test_an_unreachable_registry_is_a_codec_error() -> None:
-    from runtime_support.codec_impls.confluent import ConfluentCodec
+    from runtime_support.io.codecs.confluent import ConfluentCodec
 
     with pytest.raises(CodecError, match="can not be reached"):
         ConfluentCodec.decode(b"\x00\x00\x00\x00\x07\x02", {"url": "http://127.0.0.1:9"}, 0)
@@ -143,7 +143,7 @@ def test_decode_by_schema_id_and_encode_with_the_topics_subject(registry) -> Non
         True,
         {"n": 3, "name": "ab", "at": 1},
     )
-    from runtime_support.codec_impls.confluent import for_topic
+    from runtime_support.io.codecs.confluent import for_topic
 
     encoder = for_topic(codec_from({"name": CSR, "config": config}), subject)
     assert encoder.encode({"n": -1, "name": "", "at": 64}) == _frame(schema_id, b"\x01\x00\x80\x01")
@@ -155,7 +155,7 @@ def test_unknown_id_subject_and_value_are_reported(registry, capsys) -> None:
     codec = codec_from({"name": CSR, "config": {"url": running.url}})
     text = codec.decoded_text(_frame(987654, b"\x02"))
     assert text is not None and text.startswith(CODEC_ERROR) and "answered 404" in text
-    from runtime_support.codec_impls.confluent import for_topic
+    from runtime_support.io.codecs.confluent import for_topic
 
     assert for_topic(codec, f"none{uuid.uuid4().hex}").encode({"n": 1}) is None
     assert "answered 404" in capsys.readouterr().err

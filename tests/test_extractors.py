@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from runtime_support.extractors import (
+from runtime_support.tremor.extractors import (
     KINDS,
     NO_MATCH,
     ExtractorError,

@@ -7,8 +7,8 @@ import lzma
 
 import pytest
 
-from runtime_support.extractors import NO_MATCH, compile_extractor
-from runtime_support.extractors.grok import Grok, load_patterns
+from runtime_support.tremor.extractors import NO_MATCH, compile_extractor
+from runtime_support.tremor.extractors.grok import Grok, load_patterns
 from tests.support.paths import WORKLOADS
 
 SYSLOG = (

@@ -1,5 +1,5 @@
-"""A forwarded stream's batch is made into rows at once (``runtime_support.forward_rows``): the
-rows are those of the chain loop (``stages._Runner._feed_chain``) for the same batch, and a
+"""A forwarded stream's batch is made into rows at once (``runtime_support.spark.forward_rows``):
+the rows are those of the chain loop (``stages._Runner._feed_chain``) for the same batch, and a
 batch holding anything but events that decode is left to that loop."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.input_lines import SOURCE_ERROR
-from runtime_support.stages import _Runner, arrow_row_schema, stage_mapper
+from runtime_support.spark.input_lines import SOURCE_ERROR
+from runtime_support.spark.stages import _Runner, arrow_row_schema, stage_mapper
 
 FORWARD = "select event from in into out;"
 GOOD = [
@@ -54,7 +54,7 @@ def _batch(lines: list[Any], kind: Any = None, **columns: list[Any]) -> Any:
 
 def _looped(job: Any, batch: Any) -> dict[str, list[Any]]:
     """The rows of the chain loop for ``batch`` (the batch as ``feed_source`` reads it)."""
-    from runtime_support.input_lines import source_columns
+    from runtime_support.spark.input_lines import source_columns
 
     runner = _Runner(job.GRAPH, job.STAGES, 0)
     runner.feed_source(source_columns(batch), batch.column("value"))

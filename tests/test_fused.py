@@ -1,4 +1,4 @@
-"""Fused runs (runtime_support/fused.py) give what the graph's general run gives: the same
+"""Fused runs (runtime_support/spark/fused.py) give what the graph's general run gives: the same
 outputs, in the same order, for events that emit, drop, fail, fan out and keep script state."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.fused import fused_runs
-from runtime_support.graph import Event, Graph
-from runtime_support.jsonio import encode_json
+from runtime_support.spark.fused import fused_runs
+from runtime_support.tremor.graph import Event, Graph
+from runtime_support.tremor.jsonio import encode_json
 
 CHAIN = """
 define script classify

@@ -12,10 +12,10 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.fused import ForwardStep, SelectStep
-from runtime_support.input_lines import CODEC_ERROR, SOURCE_ERROR
-from runtime_support.operators import BucketRoute
-from runtime_support.stages import _Runner
+from runtime_support.spark.fused import ForwardStep, SelectStep
+from runtime_support.spark.input_lines import CODEC_ERROR, SOURCE_ERROR
+from runtime_support.spark.stages import _Runner
+from runtime_support.tremor.builtin_operators import BucketRoute
 
 TWO_SCRIPTS = """
 define script classify

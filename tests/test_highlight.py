@@ -1,11 +1,11 @@
-"""runtime_support.highlight: a runtime error renders against its job's source without
+"""runtime_support.tremor.highlight: a runtime error renders against its job's source without
 re-tokenizing that source per error (a stream of failing events must not cost a source scan
 each; match.trickle's 2,000 failing events took 29 s before, 0.1 s after)."""
 
 from __future__ import annotations
 
-from runtime_support import highlight
-from runtime_support.highlight import render
+from runtime_support.tremor import highlight
+from runtime_support.tremor.highlight import render
 
 SOURCE = "\n".join(f"let x{i} = {i}; # note {i}" for i in range(200))
 

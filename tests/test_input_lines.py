@@ -1,8 +1,8 @@
 """Input lines Tremor's json codec would reject become one err record each, with the line
-(runtime_support.input_lines), and numbers and nesting read as Tremor reads them
-(runtime_support.jsonio). The expectations are simd-json 0.13's rules (Tremor's parser), read in
-its source: ``numberparse/correct.rs`` (no ``big-int-as-float``), ``tremor-value``'s last-key-wins
-map insert."""
+(runtime_support.spark.input_lines), and numbers and nesting read as Tremor reads them
+(runtime_support.tremor.jsonio). The expectations are simd-json 0.13's rules (Tremor's parser), read
+in its source: ``numberparse/correct.rs`` (no ``big-int-as-float``), ``tremor-value``'s
+last-key-wins map insert."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import json
 import pyarrow as pa
 import pytest
 
-from runtime_support.input_lines import BadLine, decode_line, source_columns
-from runtime_support.jsonio import MAX_DEPTH, decode_json, encode_json
+from runtime_support.spark.input_lines import BadLine, decode_line, source_columns
+from runtime_support.tremor.jsonio import MAX_DEPTH, decode_json, encode_json
 
 U64_MAX, I64_MIN = 18446744073709551615, -9223372036854775808
 

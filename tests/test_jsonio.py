@@ -1,4 +1,4 @@
-"""Tests for runtime_support.jsonio: Tremor's JSON reading and writing."""
+"""Tests for runtime_support.tremor.jsonio: Tremor's JSON reading and writing."""
 
 import json
 import math
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from runtime_support.jsonio import (
+from runtime_support.tremor.jsonio import (
     canonical_json,
     decode_json,
     encode_json,
@@ -140,7 +140,7 @@ LINES = [
 @pytest.mark.parametrize("line", LINES)
 def test_the_line_decoder_agrees_with_decode_json(line):
     """Same value, or an error for the same lines (its fast path defers to the general one)."""
-    from runtime_support.input_lines import decode_line
+    from runtime_support.spark.input_lines import decode_line
 
     def outcome(decode):
         try:
@@ -153,14 +153,14 @@ def test_the_line_decoder_agrees_with_decode_json(line):
 
 @given(json_values)
 def test_the_inlined_encoder_agrees_with_the_general_one(v):
-    from runtime_support.jsonio import _dumps
+    from runtime_support.tremor.jsonio import _dumps
 
     assert encode_json(v) == _dumps(v)
 
 
 @pytest.mark.parametrize("v", [1e16, [1.5e-7, {"x": 1e300}], b"bin", {"deep": [[[[1.0]]]]}])
 def test_the_inlined_encoder_agrees_on_floats_and_binaries(v):
-    from runtime_support.jsonio import _dumps
+    from runtime_support.tremor.jsonio import _dumps
 
     assert encode_json(v) == _dumps(v)
 
@@ -181,7 +181,7 @@ def _texts(lines, kind):
 @pytest.mark.parametrize("kind", ["binary", "large_binary"])
 def test_row_decoders_agree_with_decode_json_on_every_line(kind):
     """Whatever a batch holds, each row's decoder gives decode_json's value or error."""
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     lines = [line for line in LINES if not line.startswith(b"\x00")] + [None]
     decoders = row_decoders(_texts(lines, kind))
@@ -194,7 +194,7 @@ def test_row_decoders_check_exactly_the_risky_rows():
     plain parse; a run across two rows marks both (conservative)."""
     import orjson
 
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     deep = b"[" * 255 + b"]" * 255
     many_flat = b"[" + b"[]," * 300 + b"[]]"  # 301 openers, depth 2: checked, not refused
@@ -211,7 +211,7 @@ def test_row_decoders_check_exactly_the_risky_rows():
 def test_row_decoders_count_openers_per_row_around_empty_rows():
     """Empty rows (between, before and after rows of more than 254 openers) neither hide an
     opener of the rows beside them nor are marked themselves."""
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     deep = b"[" * 255 + b"]" * 255
     shallow = b"[" * 254 + b"]" * 254 + b"  "
@@ -223,7 +223,7 @@ def test_row_decoders_count_openers_per_row_around_empty_rows():
 
 
 def test_row_decoders_without_the_nesting_screen_still_screen_integers():
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     deep = b"[" * 255 + b"]" * 255
     lines = [deep, b'{"big": 18446744073709551616}', b"1"]
@@ -233,7 +233,7 @@ def test_row_decoders_without_the_nesting_screen_still_screen_integers():
 
 def test_row_decoders_read_a_sliced_column():
     """A column that is a slice of a larger one (a non-zero offset) is screened on its rows."""
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     lines = [b"1", b"[18446744073709551616]", b"2", b"[18446744073709551616]", b"3"]
     column = _texts(lines, "binary").slice(2, 3)
@@ -243,7 +243,7 @@ def test_row_decoders_read_a_sliced_column():
 
 @given(st.lists(st.one_of(st.integers(), st.floats(allow_nan=False), json_values), max_size=8))
 def test_row_decoders_agree_with_decode_json_on_generated_rows(values):
-    from runtime_support.jsonio import row_decoders
+    from runtime_support.tremor.jsonio import row_decoders
 
     lines = [json.dumps(v).encode() for v in values]  # any integer, also out of range
     for line, decode in zip(lines, row_decoders(_texts(lines, "binary")), strict=True):
@@ -256,7 +256,7 @@ def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     (runs of 16-18 digits pass the first screen and are not marked)."""
     import re
 
-    from runtime_support.jsonio import _CHUNK_BYTES, row_decoders
+    from runtime_support.tremor.jsonio import _CHUNK_BYTES, row_decoders
 
     filler = b'{"about":"' + b"x" * 600 + b'","n":12345678}'
     risky = {

@@ -8,7 +8,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from runtime_support.jsonio import _encode_slow, canonical_json, encode_json, format_float
+from runtime_support.tremor.jsonio import _encode_slow, canonical_json, encode_json, format_float
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 

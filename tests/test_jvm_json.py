@@ -1,6 +1,6 @@
 """``tremor_json`` (``runtime_support/jvm/tremorc``): a struct's JSON text as Tremor writes it.
 
-Expected texts come from orjson (whose escapes are Tremor's, ``runtime_support/jsonio``) over
+Expected texts come from orjson (whose escapes are Tremor's, ``runtime_support/tremor/jsonio``) over
 the same values given to Spark, or are written out by hand; Spark's own ``to_json`` is the
 reference where Java decides (a string that is not valid UTF-8)."""
 
@@ -11,7 +11,7 @@ import zipfile
 import orjson
 import pytest
 
-from runtime_support.jvm_json import (
+from runtime_support.spark.jvm_json import (
     EXTENSION,
     FUNCTION,
     build_jar,
@@ -173,7 +173,7 @@ def test_tremorc_jar_prints_the_options_that_load_it() -> None:
 
 
 def test_without_a_jdk_no_jar_and_the_reason(monkeypatch, tmp_path) -> None:
-    from runtime_support import jvm_json
+    from runtime_support.spark import jvm_json
 
     monkeypatch.setattr(jvm_json, "_BUILT", {})
     monkeypatch.setattr(jvm_json, "_WHY_NOT", {})

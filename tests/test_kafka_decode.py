@@ -4,11 +4,11 @@ preprocessor framing and codec of a payload, and the ``meta`` column's round tri
 
 from __future__ import annotations
 
-from runtime_support.codecs import codec_from, framing_from
-from runtime_support.connectors.kafka import CHUNK_BITS, _decode_message, kafka_meta
-from runtime_support.event_meta import decode_meta, encode_meta
-from runtime_support.input_lines import SOURCE_ERROR
-from runtime_support.jsonio import decode_json
+from runtime_support.io.codecs import codec_from, framing_from
+from runtime_support.io.connectors.kafka import CHUNK_BITS, _decode_message, kafka_meta
+from runtime_support.spark.input_lines import SOURCE_ERROR
+from runtime_support.tremor.event_meta import decode_meta, encode_meta
+from runtime_support.tremor.jsonio import decode_json
 
 
 def _row(**fields):

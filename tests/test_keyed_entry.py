@@ -1,6 +1,6 @@
 """A keyed stage fed straight from the input, its shuffle key read by Spark's JSON reader
-(runtime_support/keyed_entry.py): the reader's partition of an event is the one its decoded group
-gives, a line the reader cannot read runs once in its group's partition, and the job's outputs
+(runtime_support/spark/entry_keys.py): the reader's partition of an event is the one its decoded
+group gives, a line the reader cannot read runs once in its group's partition, and the job's outputs
 are one thread's, event for event."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.runner import ORIGINS
-from runtime_support.jsonio import decode_json
-from runtime_support.keyed_entry import entry_rows, partition_values, pid_of, spark_hash_int
+from runtime_support.spark.entry_keys import entry_rows, partition_values, pid_of, spark_hash_int
+from runtime_support.tremor.jsonio import decode_json
 from tests.test_partition_differential import _differential
 
 PAD = "1." + "0" * 1500  # a number Spark's reader refuses (over 1,000 digits); Tremor reads it
@@ -139,8 +139,8 @@ def test_a_field_group_is_keyed_as_its_group_code_keys_it() -> None:
     import dataclasses
 
     from compiler.testing.loader import load_job
-    from runtime_support.graph import Event, Failure
-    from runtime_support.select import SelectSpec, select_keys
+    from runtime_support.tremor.graph import Event, Failure
+    from runtime_support.tremor.select import SelectSpec, select_keys
 
     job = load_job(compile_source(Source("k.trickle", NO_WHERE), "query").job, "k")
     (spec,) = [v for v in vars(job).values() if isinstance(v, SelectSpec)]
@@ -168,8 +168,8 @@ def test_a_field_group_is_keyed_as_its_group_code_keys_it() -> None:
 def test_string_group_keys_stay_exact_past_the_memo_s_bound() -> None:
     """The keys of string groups come from a bounded memo: every key, before and after it is
     cleared, is the group's canonical JSON."""
-    from runtime_support.jsonio import canonical_json
-    from runtime_support.select import STRING_KEYS_KEPT, _string_key
+    from runtime_support.tremor.jsonio import canonical_json
+    from runtime_support.tremor.select import STRING_KEYS_KEPT, _string_key
 
     strings = [f'g"{i}\\é\u0001' for i in range(STRING_KEYS_KEPT + 10)] + ['g"0\\é\u0001', ""]
     for value in strings + strings[:5]:

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from runtime_support.connectors import RunContext
-from runtime_support.connectors.kv import KvSink
-from runtime_support.connectors.kv_store import STORE_FILE
-from runtime_support.flow import run_flow
-from runtime_support.stream_flow import flow_meta, run_stream_flow
-from runtime_support.streaming import StreamError
+from runtime_support.flows.batch import run_flow
+from runtime_support.flows.streaming import flow_meta, run_stream_flow
+from runtime_support.io.connectors.base import RunContext
+from runtime_support.io.connectors.kv import KvSink
+from runtime_support.io.connectors.kv_store import STORE_FILE
+from runtime_support.spark.stream_job import StreamError
 from tests.test_stream_flow import build, stream_args, write_file
 
 # config.troy with Tremor's pipelines inlined (its `helpers::is_put_exit` is the match in both
@@ -292,6 +292,6 @@ def test_stream_rejects_connected_answers(tmp_path: Path) -> None:
     text = STREAM_FLOW.replace("CONNECTS", "create pipeline q; " + connects)
     module = build(text, IN=tmp_path / "in", DATA=tmp_path / "data")
     with pytest.raises(StreamError, match="the `out` port of the kv connector `main::kv`"):
-        from runtime_support.stream_flow import check_flow
+        from runtime_support.flows.streaming import check_flow
 
         check_flow(module.FLOW, stream_args(tmp_path / "ck"))

@@ -10,7 +10,7 @@ from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
 from compiler.pipeline import check_program, check_source, compile_source
 from compiler.source import Source
-from runtime_support.native import narrow_keys
+from runtime_support.spark.prefilter import narrow_keys
 
 
 def tree(text: str, kind: str = "script"):

@@ -1,4 +1,4 @@
-"""Tests for runtime_support.ops: Tremor operator semantics and messages."""
+"""Tests for runtime_support.tremor.value_ops: Tremor operator semantics and messages."""
 
 import math
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from runtime_support.errors import TremorError
-from runtime_support.ops import binary, check_bool, check_bool_rhs, unary, xor_bool
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.value_ops import binary, check_bool, check_bool_rhs, unary, xor_bool
 
 U64_MAX = 2**64 - 1
 I64_MIN = -(2**63)

@@ -1,4 +1,4 @@
-"""OTLP protobuf ↔ Tremor's JSON shape (runtime_support/connectors/otel/convert.py, metrics.py).
+"""OTLP protobuf ↔ Tremor's JSON shape (runtime_support/io/connectors/otel/convert.py, metrics.py).
 
 Expectations transcribed by hand from tremor-runtime ``tremor-connectors-otel`` unit tests
 (common.rs, resource.rs, logs.rs, metrics.rs, trace.rs) and from the ``otel`` integration
@@ -29,9 +29,9 @@ from opentelemetry.proto.logs.v1 import logs_pb2 as L  # noqa: E402, N812
 from opentelemetry.proto.metrics.v1 import metrics_pb2 as M  # noqa: E402, N812
 from opentelemetry.proto.resource.v1.resource_pb2 import Resource  # noqa: E402
 
-from runtime_support.connectors.otel import convert  # noqa: E402
-from runtime_support.connectors.otel.convert import OtelError  # noqa: E402
-from runtime_support.connectors.otel.metrics import metrics_to_json, metrics_to_pb  # noqa: E402
+from runtime_support.io.connectors.otel import convert  # noqa: E402
+from runtime_support.io.connectors.otel.convert import OtelError  # noqa: E402
+from runtime_support.io.connectors.otel.metrics import metrics_to_json, metrics_to_pb  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "otel"
 I64_MAX, I64_MIN = (1 << 63) - 1, -(1 << 63)

@@ -1,9 +1,16 @@
-"""Tests for runtime_support.patching: patch, merge and comprehension folds."""
+"""Tests for runtime_support.tremor.patching: patch, merge and comprehension folds."""
 
 import pytest
 
-from runtime_support.errors import TremorError
-from runtime_support.patching import deep_merge, fold_init, fold_step, fold_stops, merge, patch
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.patching import (
+    deep_merge,
+    fold_init,
+    fold_step,
+    fold_stops,
+    merge,
+    patch,
+)
 
 
 def _err(fn, *args):

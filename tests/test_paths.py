@@ -1,9 +1,9 @@
-"""Tests for runtime_support.paths: access, present and let-assignment semantics."""
+"""Tests for runtime_support.tremor.paths: access, present and let-assignment semantics."""
 
 import pytest
 
-from runtime_support.errors import TremorError
-from runtime_support.paths import (
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.paths import (
     INDEX_SEGMENT,
     get_field,
     get_index,
@@ -11,7 +11,7 @@ from runtime_support.paths import (
     missing_local,
     present,
 )
-from runtime_support.script_rt import assign
+from runtime_support.tremor.script_rt import assign
 
 
 def _msg(fn, *args, **kwargs):

@@ -6,8 +6,8 @@ import pickle
 
 from pyspark import cloudpickle
 
-from runtime_support.extractors import NO_MATCH
-from runtime_support.script_rt import UNSET
+from runtime_support.tremor.extractors import NO_MATCH
+from runtime_support.tremor.script_rt import UNSET
 
 
 def test_sentinels_survive_pickling() -> None:

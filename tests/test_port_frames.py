@@ -1,12 +1,12 @@
-"""A batch job's output ports (``runtime_support.port_frames``): each port's DataFrame is built
-when it is first read, from its stages' rows, and is the same however it is read."""
+"""A batch job's output ports (``runtime_support.spark.port_frames``): each port's DataFrame is
+built when it is first read, from its stages' rows, and is the same however it is read."""
 
 from __future__ import annotations
 
 import pytest
 
-from runtime_support.port_frames import port_frames
-from runtime_support.stages import ROW_SCHEMA
+from runtime_support.spark.port_frames import port_frames
+from runtime_support.spark.stages import ROW_SCHEMA
 
 ROWS = [
     (0, [0], -1, "out", None, None, '{"a":1}'),

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from runtime_support.processors import (
+from runtime_support.io.processors import (
     Failed,
     PostChain,
     PreChain,
@@ -15,9 +15,9 @@ from runtime_support.processors import (
     postprocess_stream,
     preprocess_stream,
 )
-from runtime_support.processors import post as P
-from runtime_support.processors import pre as R
-from runtime_support.processors.compression import ALGORITHMS, decompress
+from runtime_support.io.processors import post as P
+from runtime_support.io.processors import pre as R
+from runtime_support.io.processors.compression import ALGORITHMS, decompress
 
 # --- separate (preprocessor) ---------------------------------------------------------------
 

@@ -16,11 +16,11 @@ from typing import Any
 import cramjam
 import pytest
 
-from runtime_support.connectors import ConnectorSpec, RunContext
-from runtime_support.connectors.file import FileSource
-from runtime_support.flow import run_flow
-from runtime_support.input_lines import SOURCE_ERROR
-from runtime_support.stream_flow import run_stream_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.flows.streaming import run_stream_flow
+from runtime_support.io.connectors.base import ConnectorSpec, RunContext
+from runtime_support.io.connectors.file import FileSource
+from runtime_support.spark.input_lines import SOURCE_ERROR
 from tests.test_stream_flow import build, stream_args
 
 pytestmark = pytest.mark.spark

@@ -20,7 +20,7 @@ PROGRAM = """select {"n": event.n, "twice": event.n * 2} from in where event.n %
 @pytest.mark.spark
 @pytest.mark.parametrize("splits", [1, 2, 8])
 def test_splits_are_merged_to_the_job_s_parallelism(spark, splits: int) -> None:
-    from runtime_support.spark_exec import event_columns, python_splits
+    from runtime_support.spark.plan import event_columns, python_splits
 
     cores = spark.sparkContext.defaultParallelism
     assert spark.conf.get("spark.sql.shuffle.partitions") == str(cores) == "2"
@@ -34,7 +34,7 @@ def test_splits_are_merged_to_the_job_s_parallelism(spark, splits: int) -> None:
 @pytest.mark.spark
 def test_more_shuffle_partitions_keep_more_splits(spark) -> None:
     """``--partitions 3`` (3 shuffle partitions) on 2 cores: the source stage keeps 3 tasks."""
-    from runtime_support.spark_exec import event_columns, python_splits
+    from runtime_support.spark.plan import event_columns, python_splits
 
     frame = spark.range(0, 40, numPartitions=8).selectExpr("cast(id as string) AS value")
     spark.conf.set("spark.sql.shuffle.partitions", "3")

@@ -1,5 +1,5 @@
-"""Required-literal prefilter of regex searches (runtime_support/extractors/literals.py): a text
-that matches contains every required literal, so skipping the search on a text lacking one
+"""Required-literal prefilter of regex searches (runtime_support/tremor/extractors/literals.py): a
+text that matches contains every required literal, so skipping the search on a text lacking one
 never changes a result."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from runtime_support.extractors.base import NO_MATCH
-from runtime_support.extractors.grok import Grok, expand, load_patterns, to_python_regex
-from runtime_support.extractors.literals import required_literals
+from runtime_support.tremor.extractors.base import NO_MATCH
+from runtime_support.tremor.extractors.grok import Grok, expand, load_patterns, to_python_regex
+from runtime_support.tremor.extractors.literals import required_literals
 from tests.support.paths import ROOT
 
 APACHE = ROOT.parent / "shared" / "workloads" / "data" / "apache_access_logs.xz"

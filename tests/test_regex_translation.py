@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from runtime_support.extractors import compile_extractor
-from runtime_support.stdlib.rust_regex import RegexError, compile_rust, expand
+from runtime_support.tremor.extractors import compile_extractor
+from runtime_support.tremor.stdlib.rust_regex import RegexError, compile_rust, expand
 
 
 def found(pattern: str, text: str) -> str | None:

@@ -23,7 +23,9 @@ from compiler.registry import (
 from compiler.registry.connectors import SINK_FACTORIES, SOURCE_FACTORIES
 from compiler.registry.windows import EXTENSION
 from compiler.source import Source
-from runtime_support import aggregates, codecs, connectors, operators
+from runtime_support.io import codecs, connectors
+from runtime_support.tremor import aggregates
+from runtime_support.tremor import builtin_operators as operators
 from tests.support.paths import SHARED
 
 REFERENCE = SHARED / "reference" / "TREMOR.md"
@@ -213,7 +215,7 @@ def test_runtime_codec_table_matches_the_registry() -> None:
 
 
 def test_runtime_processor_tables_match_the_registry() -> None:
-    from runtime_support.processors import post, pre
+    from runtime_support.io.processors import post, pre
 
     for registry, module in ((PREPROCESSORS, pre), (POSTPROCESSORS, post)):
         table = module.PREPROCESSORS if module is pre else module.POSTPROCESSORS

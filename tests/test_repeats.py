@@ -1,5 +1,5 @@
-"""Repeated outputs (``StageSpec.repeats``, ``runtime_support.stages.REPEAT_ROW_SCHEMA``): a source
-stage whose windowless select emits an event's output once per group sends equal outputs in a
+"""Repeated outputs (``StageSpec.repeats``, ``runtime_support.spark.stages.REPEAT_ROW_SCHEMA``): a
+source stage whose windowless select emits an event's output once per group sends equal outputs in a
 row as one row with a count, and the JVM expands it. Every port's ``(seq, sub, value)`` rows are
 those of the same job without the mark, in batch and streaming, on events with duplicate, empty,
 missing and non-array groups."""

@@ -1,11 +1,12 @@
-"""runtime_support.row_arrays: the fast builders give the arrays pyarrow's own conversion gives."""
+"""runtime_support.spark.row_arrays: the fast builders give the arrays pyarrow's own conversion
+gives."""
 
 from __future__ import annotations
 
 import pyarrow as pa
 import pytest
 
-from runtime_support.row_arrays import column_array, line_bytes, path_array, text_array
+from runtime_support.spark.row_arrays import column_array, line_bytes, path_array, text_array
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
-"""The stage runner (runtime_support/stages.py) without Spark: a job's ``STAGES`` run in-process,
-with Spark's data movement done by hand (input in contiguous splits, a keyed stage's rows
-hash-partitioned by ``key``, a single stage's in one partition, each partition sorted by
+"""The stage runner (runtime_support/spark/stages.py) without Spark: a job's ``STAGES`` run
+in-process, with Spark's data movement done by hand (input in contiguous splits, a keyed stage's
+rows hash-partitioned by ``key``, a single stage's in one partition, each partition sorted by
 ``(seq, path)``), for many split counts. All outputs ordered by ``(seq, path)`` must be exactly
 what one thread running the job's ``GRAPH`` emits (Tremor's order). Fast, so it runs many more
 partitionings than the Spark differential test (tests/test_partition_differential.py).
@@ -18,7 +18,7 @@ import pytest
 from compiler.pipeline import compile_source, read_source
 from compiler.testing.cases import classify, input_lines
 from compiler.testing.loader import load_job
-from runtime_support.stages import stage_mapper
+from runtime_support.spark.stages import stage_mapper
 from tests.support.one_thread import one_thread, synthetic_lines
 from tests.support.paths import CONFORMANCE, ROOT
 
@@ -138,9 +138,9 @@ def test_job_stages_are_the_dbg_plan_split(program: Path) -> None:
 def test_output_metadata_that_cannot_be_encoded_becomes_an_error_record() -> None:
     """A sink that reads ``$`` never gets an event whose metadata was dropped: an integer beyond
     64 bits has no JSON encoding here, so the value becomes an error record naming why."""
-    from runtime_support.graph import MetaValue
-    from runtime_support.jsonio import decode_json
-    from runtime_support.stages import _encoded_with_meta
+    from runtime_support.spark.stages import _encoded_with_meta
+    from runtime_support.tremor.graph import MetaValue
+    from runtime_support.tremor.jsonio import decode_json
 
     value, meta = _encoded_with_meta(MetaValue({"a": 1}, {"kafka_producer": {"key": "k"}}, (0, 2)))
     assert decode_json(value) == {"a": 1}
@@ -167,8 +167,8 @@ def test_input_events_cross_into_a_keyed_stage_as_their_lines() -> None:
     import json
 
     from compiler.source import Source
-    from runtime_support.graph import END_OF_INPUT, Event, Graph
-    from runtime_support.jsonio import decode_json, encode_json
+    from runtime_support.tremor.graph import END_OF_INPUT, Event, Graph
+    from runtime_support.tremor.jsonio import decode_json, encode_json
 
     module = load_job(compile_source(Source("raw.trickle", RAW_KEYED), "query").job, "raw_keyed")
     spec, stages = module.GRAPH, module.STAGES

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from runtime_support.context import EventContext
-from runtime_support.stdlib import registry
-from runtime_support.values import tremor_eq
+from runtime_support.tremor.context import EventContext
+from runtime_support.tremor.stdlib import registry
+from runtime_support.tremor.values import tremor_eq
 
 CTX = EventContext(ingest_ns=time.time_ns())
 

@@ -96,7 +96,7 @@ def test_native_equals_fallback(name: str, spark: object, monkeypatch: pytest.Mo
 @pytest.mark.spark
 def test_prefilter_with_calls_removes_rows(spark) -> None:
     """Not vacuous: the contains/len/round programs drop some eligible rows natively."""
-    from runtime_support.native import drop_column
+    from runtime_support.spark.prefilter import drop_column
 
     df = spark.createDataFrame([(p,) for p in PROBES], "value string")
     dropped = {}

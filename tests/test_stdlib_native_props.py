@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runtime_support.errors import TremorError
-from runtime_support.jsonio import decode_json, encode_json
-from runtime_support.stdlib import registry
-from runtime_support.stdlib.std_string import _WS
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.jsonio import decode_json, encode_json
+from runtime_support.tremor.stdlib import registry
+from runtime_support.tremor.stdlib.std_string import _WS
 
 LOWERED = sorted(f.name for f in registry.functions() if f.lowering is not None)
 

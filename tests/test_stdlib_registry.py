@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime_support.errors import TremorError
-from runtime_support.stdlib import registry
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.stdlib import registry
 
 
 def _call(path: str, *args: object) -> object:
@@ -89,7 +89,7 @@ def test_quirks(path: str, args: tuple, expected: object) -> None:
 
 
 def test_every_function_is_marked_pure_or_impure() -> None:
-    from runtime_support.stdlib._table import IMPURE, IMPURE_MODULES
+    from runtime_support.tremor.stdlib._table import IMPURE, IMPURE_MODULES
 
     fns = {fn.name: fn for fn in registry.functions()}
     assert all(type(fn.pure) is bool for fn in fns.values())

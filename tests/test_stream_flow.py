@@ -1,4 +1,4 @@
-"""Troy flows as streaming queries (runtime_support/stream_flow.py): a metronome flow stopped by
+"""Troy flows as streaming queries (runtime_support/flows/streaming.py): a metronome flow stopped by
 an exit, a file-folder flow over several micro-batches equal to its batch run, a restart from
 the checkpoint, and the sources and sinks that can not stream."""
 
@@ -18,9 +18,9 @@ from pyspark.errors import StreamingQueryException
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
-from runtime_support.stream_flow import await_query, run_stream_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.flows.streaming import await_query, run_stream_flow
+from runtime_support.io.connectors.base import RunContext
 
 ROOT = Path(__file__).resolve().parents[1]
 

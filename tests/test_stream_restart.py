@@ -12,8 +12,8 @@ import pytest
 
 from compiler.pipeline import compile_source, kind_of, read_source
 from compiler.testing.loader import load_job
-from runtime_support import streaming
-from runtime_support.stream_state import state_fingerprint
+from runtime_support.spark import stream_job as streaming
+from runtime_support.spark.state_store import state_fingerprint
 
 FIXTURES = Path(__file__).parent / "fixtures" / "streaming"
 

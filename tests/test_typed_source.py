@@ -102,7 +102,7 @@ def test_a_typed_source_without_seq_or_ingest_time(name: str, spark) -> None:
 def test_every_row_of_let_runs_natively(spark) -> None:
     """Not vacuous: under `let` the plan sends no row to Python, control characters
     included (their escapes are rewritten in Tremor's spelling)."""
-    from runtime_support.native_typed import apply_native
+    from runtime_support.spark.typed_plan import apply_native
 
     source = Source(name="let.tremor", text=PROGRAMS["let"])
     module = load_job(compile_source(source, "script", schema=parse_schema(SCHEMA)).job, "let")
@@ -116,8 +116,8 @@ def test_jackson_escapes_become_tremors(spark) -> None:
     that looks like an escape: Spark's JSON after the rewrite is orjson's (Tremor's)."""
     from pyspark.sql import functions as F
 
-    from runtime_support.jsonio import encode_json
-    from runtime_support.native_typed import jackson_escapes_as_tremor
+    from runtime_support.spark.typed_plan import jackson_escapes_as_tremor
+    from runtime_support.tremor.jsonio import encode_json
 
     texts = [chr(i) for i in range(0x80)] + ["\u2028", "\U0001f600", "\u00e9"]
     texts += ["\\u001F", "\\\x1f", "\\\\u000B\x0b", "a\x1fb\x1f", "\\\\\x1e"]
@@ -133,7 +133,7 @@ def test_a_typed_input_of_another_schema_runs_on_its_json(spark) -> None:
     output is the same (the Python path reads the row's JSON, where `a` is an integer)."""
     from pyspark.sql import functions as F
 
-    from runtime_support.native_typed import typed_source
+    from runtime_support.spark.typed_plan import typed_source
 
     source = Source(name="arith.tremor", text=PROGRAMS["arith"])
     typed = compile_source(source, "script", schema=parse_schema(SCHEMA)).job
@@ -234,7 +234,7 @@ def test_match_workload_on_a_typed_source_equals_python(spark) -> None:
 def test_a_literal_step_overflow_check_prunes_by_statistics(spark) -> None:
     """`ingest_ns + c` overflows exactly past a bound: the Python branch's filter is that
     range test on the source's column, which Spark's in-memory statistics can prune."""
-    from runtime_support.native_typed import apply_native
+    from runtime_support.spark.typed_plan import apply_native
 
     program = "use tremor::system;\nlet event.t = system::ingest_ns() + 3600;\nevent"
     source = Source(name="ingest.tremor", text=program)
@@ -256,7 +256,7 @@ def test_not_null_columns_leave_no_python_branch(spark) -> None:
     """A program that only reads `event.a`: with `a BIGINT NOT NULL` no row can miss it, so the
     plan has no Python branch (the Python stages get the session's empty frame; no second
     scan of the source), and the outputs are still those of the plain job."""
-    from runtime_support.native_typed import apply_native, no_python_events
+    from runtime_support.spark.typed_plan import apply_native, no_python_events
 
     rows = [(seq, *row) for seq, row in enumerate(ROWS) if row[1] is not None]
     schema = SCHEMA.replace("a BIGINT", "a BIGINT NOT NULL")

@@ -1,10 +1,10 @@
-"""Tests for runtime_support.values: Tremor equality, type names and ordering."""
+"""Tests for runtime_support.tremor.values: Tremor equality, type names and ordering."""
 
 from functools import cmp_to_key
 
 import pytest
 
-from runtime_support.values import structural_eq, total_cmp, tremor_eq, type_name
+from runtime_support.tremor.values import structural_eq, total_cmp, tremor_eq, type_name
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,9 @@ from compiler.diagnostics import CompileError
 from compiler.pipeline import check_program, compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.graph import END_OF_INPUT, Graph, run_events
-from runtime_support.windows import WindowSpec
-from runtime_support.windows_ext import ExtWindow
+from runtime_support.tremor.graph import END_OF_INPUT, Graph, run_events
+from runtime_support.tremor.windows import WindowSpec
+from runtime_support.tremor.windows_ext import ExtWindow
 
 FIXTURES = Path(__file__).parent / "fixtures" / "windows_ext"
 COLLECT = "select aggr::win::collect_flattened(event.x) from in[w] into out;\n"
@@ -262,7 +262,7 @@ def test_window_state_pickles_between_events() -> None:
         def emit(self, frame: Any) -> None:
             self.out.append(frame.aggrs[0].emit())
 
-    from runtime_support.context import EventContext
+    from runtime_support.tremor.context import EventContext
 
     spec = WindowSpec(name="w", kind="sliding_interval", amount=4, slide=2)
     times = [0, 1, 2, 3, 4, 5, 9]

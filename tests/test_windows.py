@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from runtime_support.aggregates import make
-from runtime_support.context import EventContext
-from runtime_support.graph import Event
-from runtime_support.select import GroupSpec, SelectOperator, SelectSpec
-from runtime_support.windows import Code, WindowSpec
+from runtime_support.tremor.aggregates import make
+from runtime_support.tremor.context import EventContext
+from runtime_support.tremor.graph import Event
+from runtime_support.tremor.select import GroupSpec, SelectOperator, SelectSpec
+from runtime_support.tremor.windows import Code, WindowSpec
 
 
 def _entry(fn):  # a hand-written "generated" entry

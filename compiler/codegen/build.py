@@ -14,7 +14,7 @@ from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
 from .job import JobParts, render_job
 from .stages import plan_context
 
-SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
+SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.tremor.graph:script_operator")
 
 
 def build_script_job(

@@ -30,7 +30,7 @@ class NodeCode(Record):
     #: (:mod:`compiler.passes.batch_flush`; the job checks the rest, ``stages.py``)
     flush_transparent: bool = False
     #: a windowless select whose group by may put an event in several groups: it emits the
-    #: event's output once per group, in a row (``runtime_support.stages.REPEAT_ROW_SCHEMA``)
+    #: event's output once per group, in a row (``runtime_support.spark.stages.REPEAT_ROW_SCHEMA``)
     repeats: bool = False
 
 
@@ -70,24 +70,24 @@ def graph_expr(
 
 
 GRAPH_IMPORTS = (
-    "runtime_support.graph:GraphSpec",
-    "runtime_support.graph:NodeSpec",
+    "runtime_support.tremor.graph:GraphSpec",
+    "runtime_support.tremor.graph:NodeSpec",
 )
 
 PLAN_IMPORTS = (
     "pyspark:StorageLevel",
     "pyspark.sql:functions as F",
     "runtime_support.columns_once:map_in_arrow",
-    "runtime_support.port_frames:port_frames",
-    "runtime_support.spark_exec:event_columns",
-    "runtime_support.spark_exec:python_splits",
-    "runtime_support.spark_exec:stream_outputs",
-    "runtime_support.stages:ROW_SCHEMA",
-    "runtime_support.stages:StageSpec",
-    "runtime_support.stages:stage_mapper",
-    "runtime_support.stream_state:state_stage",
+    "runtime_support.spark.port_frames:port_frames",
+    "runtime_support.spark.plan:event_columns",
+    "runtime_support.spark.plan:python_splits",
+    "runtime_support.spark.plan:stream_outputs",
+    "runtime_support.spark.stages:ROW_SCHEMA",
+    "runtime_support.spark.stages:StageSpec",
+    "runtime_support.spark.stages:stage_mapper",
+    "runtime_support.spark.state_store:state_stage",
 )
 NATIVE_IMPORTS = (
-    "runtime_support.native_typed:read_native",
-    "runtime_support.native_typed:with_native_rows",
+    "runtime_support.spark.typed_plan:read_native",
+    "runtime_support.spark.typed_plan:with_native_rows",
 )

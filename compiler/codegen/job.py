@@ -96,7 +96,7 @@ def render_job(parts: JobParts, job_name: str = "job.py") -> str:
         *parts.imports,
         *PLAN_IMPORTS,
         *parts.plan.get("plan_imports", ()),  # type: ignore[misc]
-        "runtime_support.job:run_job_cli",
+        "runtime_support.spark.job_cli:run_job_cli",
     )
     return render_template(
         "job.py.j2",

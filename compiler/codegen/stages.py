@@ -9,12 +9,12 @@ job output of the stage that holds its producer. Rules on top of the planner's:
   (``carry``) rather than making Spark compute or keep it twice;
 - keyed stages fed by the same stages run as one (:func:`merge_keyed_siblings`);
 - a stage read by several downstream stages, or by one and the job's ports, is persisted (its
-  ports alone are read in one pass, or kept by the caller: runtime_support.port_frames);
+  ports alone are read in one pass, or kept by the caller: runtime_support.spark.port_frames);
 - a forward stage of passthroughs whose events all leave the job runs inside each stage
   feeding it (:func:`absorb_forwarders`).
 - a source stage that feeds no other stage and holds a select that emits an event's output
   once per group (``NodeCode.repeats``) sends equal outputs in a row as one row with a count
-  (``repeats``; the JVM expands it, runtime_support.port_frames);
+  (``repeats``; the JVM expands it, runtime_support.spark.port_frames);
 - a single stage whose only stateful members are flush-transparent batches
   (:mod:`compiler.passes.batch_flush`) whose batch events reach only job outputs that no
   other node feeds and whose sinks do not read ``$``, from one input stream, in a job that
@@ -29,7 +29,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import replace
 
-from runtime_support.ports import METRICS_PORT
+from runtime_support.spark.ports import METRICS_PORT
 
 from ..ir.scope import Stateless
 from ..plan import run_phases
@@ -210,7 +210,7 @@ def keyed_entries(
     streams: tuple[str, ...],
 ) -> list[StageCode]:
     """``codes`` with each keyed stage that a batch run may feed straight from the input
-    (``runtime_support.keyed_entry``: the JVM reads the shuffle key): the job's one input
+    (``runtime_support.spark.entry_keys``: the JVM reads the shuffle key): the job's one input
     stream, alone in the source stage with nodes that nothing feeds, is linked only to a
     select of that stage grouped by one top-level event field, and that stage has no other
     input."""
@@ -295,7 +295,8 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
         lines += textwrap.wrap(
             "A batch run reads the input rows here, keyed by event."
             f"{code.entry[1]} as Spark's JSON reader reads it, so a group's events share a "
-            "partition (runtime_support.keyed_entry), each key's events in arrival order (seq); "
+            "partition (runtime_support.spark.entry_keys), each key's events in arrival order "
+            "(seq); "
             "a streaming run reads stage 0's rows, one per group.",
             94,
         )
@@ -327,7 +328,7 @@ def _comment(code: StageCode, partitioning: str) -> list[str]:
     if code.repeats:
         lines += textwrap.wrap(
             "An event's equal outputs in a row (one per group) leave Python as one row with a "
-            "repeat count; the JVM expands it (runtime_support.port_frames).",
+            "repeat count; the JVM expands it (runtime_support.spark.port_frames).",
             94,
         )
     return [line if line.isprintable() else repr(line)[1:-1] for line in lines]
@@ -364,7 +365,7 @@ def _expr(code: StageCode) -> str:
 
 
 def _schema(code: StageCode) -> str:
-    """The name of the stage's row schema in the job (``runtime_support.stages``)."""
+    """The name of the stage's row schema in the job (``runtime_support.spark.stages``)."""
     return "REPEAT_ROW_SCHEMA" if code.repeats else "ROW_SCHEMA"
 
 
@@ -513,17 +514,17 @@ def plan_context(
         "no_input_meta": repr(no_input_meta) if no_input_meta else "",
         "plan_imports": (
             *(
-                ("runtime_support.spark_exec:single_unless_flushing",)
+                ("runtime_support.spark.plan:single_unless_flushing",)
                 if any(code.transparent for code in codes)
                 else ()
             ),
             *(
-                ("runtime_support.keyed_entry:keyed_entry",)
+                ("runtime_support.spark.plan:keyed_entry",)
                 if any(code.entry for code in codes)
                 else ()
             ),
             *(
-                ("runtime_support.stages:REPEAT_ROW_SCHEMA",)
+                ("runtime_support.spark.stages:REPEAT_ROW_SCHEMA",)
                 if any(code.repeats for code in codes)
                 else ()
             ),

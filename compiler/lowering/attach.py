@@ -1,7 +1,7 @@
 """Add the native pre-filter to a rendered job (when ``prefilter.default_drop_plan`` has one).
 
 The job keeps its graph; one statement after it wraps the graph with
-``runtime_support.native.with_native_prefilter`` (the IR goes in through ``repr()``: plain
+``runtime_support.spark.prefilter.with_native_prefilter`` (the IR goes in through ``repr()``: plain
 tuples, strings, ints, bools and None), and the import joins the sorted ``runtime_support``
 import group (every rendered job has one).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..blackfmt import black_format
 from .predicate import IR
 
-IMPORT = "from runtime_support.native import with_native_prefilter"
+IMPORT = "from runtime_support.spark.prefilter import with_native_prefilter"
 ANCHOR = "\n\ndef run_pipeline("
 
 

@@ -15,7 +15,7 @@ from .predicate import NotNative
 from .schema import root_ddl
 from .typed import typed_plan
 
-IMPORT = "from runtime_support.native_typed import read_native, with_native_rows"
+IMPORT = "from runtime_support.spark.typed_plan import read_native, with_native_rows"
 ANCHOR = "\n\ndef run_pipeline("
 
 
