@@ -102,7 +102,7 @@ def main() -> None:
     }
     calls = Calls()
     for name, build in jobs.items():
-        build()  # the first build warms the JVM's caches (and ours: columns_once)
+        build()  # the first build warms the JVM's caches
         log = calls.of(build)
         plans = [(c, t) for c, t in log if c in PLANS]
         spent = sum(t for _, t in log)

@@ -38,27 +38,37 @@ ALLOWED = {
 
 #: The runtime modules the compiler imports: what a job's text and the runtime must agree on.
 COMPILER_USES = {
-    "runtime_support.io.codecs.common",  # CodecError of a codec config check
-    "runtime_support.io.codecs.confluent",  # check_url of the confluent codec's registry URL
-    "runtime_support.io.connectors.crononome",  # parse_entries: the cron entries check
-    "runtime_support.io.connectors.dns_lookup",  # parse_nameserver: the dns_client check
-    "runtime_support.io.connectors.jdbc_types",  # the JDBC column-type check
-    "runtime_support.io.connectors.kafka_options",  # the Kafka option mapping check
-    "runtime_support.io.connectors.net.datasource",  # parse_url of the ws check
-    "runtime_support.io.connectors.net.http",  # auth_header of the elastic check
-    "runtime_support.io.connectors.net.ws",  # ws_url of the ws check
-    "runtime_support.io.connectors.otel.server",  # otel_target of the otel check
+    # the checks of a connector's, codec's or processor's config, run as the job would
     "runtime_support.io.codecs",  # framing_from: a file sink's framing
-    "runtime_support.io.processors",  # the processor config check
-    "runtime_support.spark.artifacts",  # `tremorc bundle`
-    "runtime_support.spark.jvm_json",  # `tremorc jar`
-    "runtime_support.spark.std_native",  # which std functions have a native lowering
-    "runtime_support.tremor.errors",  # TremorError of constant folding
-    "runtime_support.tremor.highlight",  # error rendering shared with the jobs
-    "runtime_support.tremor.jsonio",  # JSON text of constants
-    "runtime_support.tremor.script_rt",  # LITERAL_RUN of the generated patterns
-    "runtime_support.tremor.stdlib",  # the std registry (names, purity, constants)
+    "runtime_support.io.codecs.common",  # CodecError
+    "runtime_support.io.codecs.confluent",  # check_url: the schema registry's URL
+    "runtime_support.io.connectors.crononome",  # parse_entries: the cron entries
+    "runtime_support.io.connectors.dns_lookup",  # parse_nameserver
+    "runtime_support.io.connectors.jdbc_types",  # the JDBC column types
+    "runtime_support.io.connectors.kafka_options",  # librdkafka → Spark option names
+    "runtime_support.io.connectors.net.datasource",  # parse_url
+    "runtime_support.io.connectors.net.http",  # auth_header (elastic)
+    "runtime_support.io.connectors.net.ws",  # ws_url
+    "runtime_support.io.connectors.otel.server",  # otel_target
+    "runtime_support.io.processors",  # the processor configs
+    # constant folding and checks compute what the job would
+    "runtime_support.tremor.errors",
+    "runtime_support.tremor.extractors",
+    "runtime_support.tremor.jsonio",
+    "runtime_support.tremor.paths",
     "runtime_support.tremor.stdlib.registry",
+    "runtime_support.tremor.value_ops",
+    "runtime_support.tremor.highlight",  # errors rendered as the job renders them
+    "runtime_support.tremor.script_rt",  # LITERAL_RUN of generated patterns
+    "runtime_support.spark.ports",  # METRICS_PORT, the port the plan reserves
+    "runtime_support.spark.std_native",  # which std functions lower natively
+    # `tremorc bundle`, `tremorc jar` and `tremorc test` (which runs the jobs it builds)
+    "runtime_support.spark.artifacts",
+    "runtime_support.spark.jvm_json",
+    "runtime_support.spark.session",
+    "runtime_support.spark.plan",
+    "runtime_support.flows.batch",
+    "runtime_support.io.connectors.base",
 }
 
 

@@ -44,3 +44,17 @@ def test_ports_read_together_or_one_by_one_agree(spark) -> None:
     assert together == apart == {("out", '{"a":1}'), ("err", '{"e":2}')}
     outputs.keep_shared()  # the shared stage's rows kept once, each port reading its own
     assert {(port, r.value) for port, frame in outputs.items() for r in frame.collect()} == apart
+
+
+@pytest.mark.spark
+def test_empty_frames_have_the_declared_schema(spark) -> None:
+    from runtime_support.spark.plan import EVENT_SCHEMA, event_columns, python_splits
+    from runtime_support.spark.port_frames import EMPTY_PORT, empty_frame, is_empty_frame
+
+    for schema in (EMPTY_PORT, EVENT_SCHEMA):
+        frame = empty_frame(spark, schema)
+        assert frame.schema == spark.createDataFrame([], schema).schema
+        assert frame.count() == 0 and is_empty_frame(frame)
+    empty = event_columns(spark, None)
+    assert is_empty_frame(empty) and python_splits(empty) is empty
+    assert not is_empty_frame(spark.createDataFrame([], EVENT_SCHEMA))

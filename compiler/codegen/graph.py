@@ -77,7 +77,6 @@ GRAPH_IMPORTS = (
 PLAN_IMPORTS = (
     "pyspark:StorageLevel",
     "pyspark.sql:functions as F",
-    "runtime_support.columns_once:map_in_arrow",
     "runtime_support.spark.port_frames:port_frames",
     "runtime_support.spark.plan:event_columns",
     "runtime_support.spark.plan:python_splits",

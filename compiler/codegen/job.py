@@ -6,6 +6,7 @@ parts went through ``repr()`` or ``names.py``; the template only loops and place
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -73,13 +74,15 @@ RUN_DOC = (
 
 
 def import_lines(imports: tuple[str, ...]) -> list[str]:
-    """``import sys`` and the standard-library imports, then ``pyspark``, then the
-    ``from runtime_support… import a, b`` lines: sorted, one per module, groups apart."""
+    """``import sys`` and the standard-library imports, then ``pyspark``, sorted, one line per
+    module, then the one ``from runtime_support import a, b`` statement of every runtime name
+    (whichever module defines it: the package exports them all), groups apart."""
     by_module: dict[str, set[str]] = {}
     for item in imports:
         module, name = item.split(":")
-        by_module.setdefault(module, set()).add(name)
-    groups: dict[str, list[str]] = {"stdlib": ["import sys"], "pyspark": [], "runtime_support": []}
+        top = module.split(".")[0]
+        by_module.setdefault(RUNTIME if top == RUNTIME else module, set()).add(name)
+    groups: dict[str, list[str]] = {"stdlib": ["import sys"], "pyspark": [], RUNTIME: []}
     for module in sorted(by_module):
         line = f"from {module} import {', '.join(sorted(by_module[module]))}"
         top = module.split(".")[0]
@@ -88,6 +91,20 @@ def import_lines(imports: tuple[str, ...]) -> list[str]:
     for group in groups.values():
         lines += [*group, ""] if group else []
     return lines[:-1]
+
+
+RUNTIME = "runtime_support"
+_RUNTIME_IMPORT = re.compile(r"^from runtime_support import (\([^)]*\)|.*)$", re.M)
+
+
+def with_runtime_names(job: str, *names: str) -> str:
+    """``job`` (rendered) whose ``from runtime_support import …`` statement also imports
+    ``names``, all sorted on one line (the caller formats the job again)."""
+    found = _RUNTIME_IMPORT.search(job)
+    assert found, "every rendered job imports from runtime_support"
+    listed = {name.strip() for name in found.group(1).strip("()").split(",")} - {""}
+    line = f"from runtime_support import {', '.join(sorted(listed | set(names)))}"
+    return job[: found.start()] + line + job[found.end() :]
 
 
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:

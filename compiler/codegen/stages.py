@@ -361,7 +361,7 @@ def _expr(code: StageCode) -> str:
             source += '.repartition("key").sortWithinPartitions("seq", "path")'
         elif code.kind == "single":
             source += '.repartition(1).sortWithinPartitions("seq", "path")'
-    return f"map_in_arrow({source}, {mapper}, {_schema(code)})"
+    return f"{source}.mapInArrow({mapper}, {_schema(code)})"
 
 
 def _schema(code: StageCode) -> str:
@@ -391,7 +391,7 @@ def _stream_expr(code: StageCode) -> str | None:
         return f"state_stage({source}, GRAPH, STAGES, {code.index}, streaming)"
     if code.reads:
         mapper = f"stage_mapper(GRAPH, STAGES, {code.index}, False)"
-        return f"map_in_arrow(events.repartition(streaming.shards), {mapper}, {_schema(code)})"
+        return f"events.repartition(streaming.shards).mapInArrow({mapper}, {_schema(code)})"
     return None
 
 

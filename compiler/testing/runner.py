@@ -203,7 +203,7 @@ def flow_source(case: Case) -> Source:
 def run_flow_case(case: Case) -> str:
     """The flow's job must build and run to completion, stopped by its exit connector."""
     from runtime_support.flows.batch import run_flow
-    from runtime_support.io.connectors import RunContext
+    from runtime_support.io.connectors.base import RunContext
 
     job = compile_source(flow_source(case), "deploy").job
     module = load_job(job, case.name)

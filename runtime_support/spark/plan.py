@@ -19,15 +19,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from runtime_support.columns_once import (
-    by_name,
-    column_once,
-    is_empty_frame,
-    map_in_arrow,
-    select_once,
-)
 from runtime_support.spark.entry_keys import entry_rows
-from runtime_support.spark.port_frames import PortFrames, empty_frame, meta_column, port_output
+from runtime_support.spark.port_frames import (
+    PortFrames,
+    empty_frame,
+    is_empty_frame,
+    meta_column,
+    port_output,
+)
 from runtime_support.spark.stages import ROW_SCHEMA, StageSpec, stage_mapper
 from runtime_support.tremor.graph import GraphSpec, NodeSpec, Passthrough
 
@@ -92,10 +91,8 @@ def single_unless_flushing(
     passthroughs."""
     if not flush:
         ordered = source.repartition(1).sortWithinPartitions(*order)
-        return map_in_arrow(ordered, stage_mapper(spec, stages, index, False), ROW_SCHEMA)
+        return ordered.mapInArrow(stage_mapper(spec, stages, index, False), ROW_SCHEMA)
     mapper = stage_mapper(passthroughs(spec, batches), stages, index, True)
-    # Not map_in_arrow: the spec is new on every call, so its UDF would never be found again
-    # and would only push other jobs' UDFs out of the cache.
     return source.mapInArrow(mapper, ROW_SCHEMA)
 
 
@@ -124,11 +121,14 @@ def typed_event(df: Any) -> Any:
     from pyspark.sql import functions as F
 
     names = tuple(typed_fields(df))
-    return column_once(
-        df.sparkSession,
-        ("typed_event", names),
-        lambda: F.struct(*[by_name(name) for name in names]),
-    )
+    return F.struct(*[by_name(name) for name in names])
+
+
+def by_name(name: str) -> Any:
+    """The Column of the input column ``name``, whatever its characters (back-quoted)."""
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")
 
 
 def event_columns(spark: Any, df: Any, stream: str | None = None, keep: tuple[str, ...] = ()):
@@ -153,8 +153,7 @@ def event_columns(spark: Any, df: Any, stream: str | None = None, keep: tuple[st
         named = tuple(F.lit(name).alias("stream") for name in tagged)
         return (*columns, *named, *keep)
 
-    key = ("event_columns", present & _EVENT_NAMES, typed, tagged, keep)
-    return select_once(df, key, build)
+    return df.select(*build())
 
 
 _EVENT_NAMES = frozenset(("seq", "value", "ingest_ns", "origin", "meta"))
@@ -232,4 +231,4 @@ def keyed_entry(events: Any, graph: Any, stages: tuple[StageSpec, ...], index: i
     mapper = stage_mapper(graph, stages, index, flush, parts)
     rows = entry_rows(events, field, parts)
     shuffled = rows.repartition("part").sortWithinPartitions("seq")
-    return map_in_arrow(shuffled.drop("part", "stream"), mapper, ROW_SCHEMA)
+    return shuffled.drop("part", "stream").mapInArrow(mapper, ROW_SCHEMA)

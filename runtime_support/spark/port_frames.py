@@ -11,10 +11,9 @@ only ``out`` pays nothing for ``err``).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, MutableMapping
 from typing import Any
-
-from runtime_support.columns_once import Same, column_once, mark_empty_frame, select_once
 
 __all__ = [
     "PortFrames",
@@ -27,6 +26,9 @@ __all__ = [
 ]
 
 EMPTY_PORT = "value string, seq long, sub array<long>, meta string"
+#: The frames :func:`empty_frame` built, held weakly (a DataFrame is immutable: one built empty
+#: holds no row whatever runs it).
+_EMPTY_FRAMES: weakref.WeakSet = weakref.WeakSet()
 
 
 class PortFrames(MutableMapping):
@@ -122,14 +124,19 @@ def port_frames(spark: Any, ports: dict[str, list[Any]]) -> PortFrames:
 def empty_frame(spark: Any, schema: str) -> Any:
     """An empty DataFrame of ``schema`` (``name type, ...``, no nested comma), planned as an
     empty local relation (a dozen round trips to the JVM where ``createDataFrame`` takes 35),
-    built once per session."""
+    noted as empty (:func:`is_empty_frame`)."""
     columns = [f"CAST(NULL AS {kind}) AS `{name}`" for name, kind in _fields(schema)]
-    # A DataFrame is immutable: one per session and schema serves every run.
-    return column_once(
-        spark,
-        ("empty_frame", Same(spark), schema),
-        lambda: mark_empty_frame(spark.range(0).selectExpr(*columns)),
-    )
+    frame = spark.range(0).selectExpr(*columns)
+    _EMPTY_FRAMES.add(frame)
+    return frame
+
+
+def is_empty_frame(frame: Any) -> bool:
+    """``frame`` was built by :func:`empty_frame` (it holds no row whatever runs it)."""
+    try:
+        return frame in _EMPTY_FRAMES
+    except TypeError:  # unhashable
+        return False
 
 
 def _fields(schema: str) -> list[tuple[str, str]]:
@@ -163,14 +170,9 @@ def port_output(stage: Any, port: str):
     null unless the port's sink reads ``$``, see ``stages._encoded_with_meta``)."""
     from pyspark.sql import functions as F
 
-    spark = stage.sparkSession
-    mine = column_once(
-        spark, ("port_rows", port), lambda: (F.col("stage") == -1) & (F.col("target") == port)
-    )
-    return select_once(
-        _expanded(stage.filter(mine)),
-        "port_output",
-        lambda: (F.col("value"), F.col("seq"), F.col("path").alias("sub"), meta_column()),
+    mine = (F.col("stage") == -1) & (F.col("target") == port)
+    return _expanded(stage.filter(mine)).select(
+        F.col("value"), F.col("seq"), F.col("path").alias("sub"), meta_column()
     )
 
 

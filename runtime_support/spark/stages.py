@@ -45,7 +45,6 @@ from typing import Any
 
 import orjson
 
-from runtime_support.columns_once import Same
 from runtime_support.spark.entry_keys import HOME, EntryKeyMismatch, pid_of
 from runtime_support.spark.forward_rows import forward_rows
 from runtime_support.spark.fused import ChainStep, ForwardStep, fused_chains, fused_runs
@@ -148,7 +147,6 @@ def stage_mapper(
         if runner.rows:
             yield runner.take()
 
-    mapper.cache_key = (Same(spec), Same(stages), index, flush, entry_parts)  # type: ignore[attr-defined]
     return mapper
 
 

@@ -25,10 +25,9 @@ import functools
 from dataclasses import dataclass, fields
 from typing import Any
 
-from runtime_support.columns_once import column_once, is_empty_frame, select_once
 from runtime_support.spark.jvm_json import FUNCTION, has_tremor_json
 from runtime_support.spark.plan import STREAM_EVENT_SCHEMA, event_columns, typed_event, typed_fields
-from runtime_support.spark.port_frames import empty_frame
+from runtime_support.spark.port_frames import empty_frame, is_empty_frame
 from runtime_support.spark.prefilter import apply_native_prefilter
 from runtime_support.spark.typed_rows import ROWS_TYPE, python_rows
 from runtime_support.tremor.graph import GraphSpec
@@ -132,28 +131,23 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
         source = source.withColumn("seq", F.monotonically_increasing_id())
     required = frozenset(f.name for f in source.schema.fields if not f.nullable)
     writer = has_tremor_json(spark)
-    key = (tree, ddl, required, tuple(source.columns), writer)
-    plan = column_once(
-        spark,
-        ("typed_source_plan", key),
-        lambda: _source_plan(tree, ddl, required, source, writer),
-    )
+    plan = _source_plan(tree, ddl, required, source, writer)
     if plan.to_python is None:
         python = no_python_events(spark)
     else:
         python = _few_splits(event_columns(spark, source.filter(plan.to_python), stream))
     native = source if plan.native is None else source.filter(plan.native)
-    decided = select_once(native, ("typed_decided", key), lambda: plan.decided)
+    decided = native.select(*plan.decided)
     if plan.emits is not None:
         decided = decided.filter(plan.emits)
     # Two projections: the rewrite reads the JSON twice, which must stay one `to_json` per row
     # (Spark does not collapse a projection into one that would repeat an expensive expression).
-    return python, select_once(decided, ("typed_rows", key), lambda: plan.rows)
+    return python, decided.select(*plan.rows)
 
 
 def no_python_events(spark: Any) -> Any:
     """The Python stages' input when the typed plan sends them no event: the session's one
-    empty frame of event columns, known by identity (:func:`with_native_rows`)."""
+    empty frame of event columns, known as empty (:func:`with_native_rows`)."""
     return empty_frame(spark, STREAM_EVENT_SCHEMA)
 
 

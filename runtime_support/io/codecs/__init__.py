@@ -7,6 +7,12 @@ into a Tremor value; encoding turns a value into the text or bytes a sink writes
 then frame it). Binary data travels as Python ``bytes``. Every codec but ``json`` is decoded in
 the source (:func:`decode_chunks`); a chunk it can not decode becomes one ``err`` event, an event
 it can not encode is dropped with an error line on stderr (Tremor logs it too).
+
+json, string, binary and null are here; the other codecs are one module per family beside this
+one, each a class with ``decode(data, config, ingest_ns=0) -> (bool, value)`` and
+``encode(value, config) -> str | bytes``. Their input may be ``str`` (surrogate-escaped bytes)
+or ``bytes``; binary formats see the exact bytes (:func:`.common.raw`). Malformed input and
+unencodable values raise :class:`.common.CodecError` (a ``ValueError``) with Tremor's message.
 """
 
 from __future__ import annotations
@@ -15,20 +21,17 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime_support.io.codecs import (
-    AvroCodec,
-    BinfluxCodec,
-    ConfluentCodec,
-    CsvCodec,
-    DogStatsDCodec,
-    GraphiteCodec,
-    InfluxCodec,
-    MsgPackCodec,
-    StatsDCodec,
-    SyslogCodec,
-    YamlCodec,
-)
+from runtime_support.io.codecs.avro_codec import AvroCodec
 from runtime_support.io.codecs.common import raw, text
+from runtime_support.io.codecs.confluent import ConfluentCodec
+from runtime_support.io.codecs.csv_codec import CsvCodec
+from runtime_support.io.codecs.dogstatsd import DogStatsDCodec
+from runtime_support.io.codecs.graphite import GraphiteCodec
+from runtime_support.io.codecs.influx import BinfluxCodec, InfluxCodec
+from runtime_support.io.codecs.msgpack_codec import MsgPackCodec
+from runtime_support.io.codecs.statsd import StatsDCodec
+from runtime_support.io.codecs.syslog import SyslogCodec
+from runtime_support.io.codecs.yaml_codec import YamlCodec
 from runtime_support.spark.input_lines import CODEC_ERROR
 from runtime_support.tremor.jsonio import canonical_json, decode_json, encode_json
 
