@@ -11,19 +11,22 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.operators import builtin_operator
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import (
+from runtime_support import (
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    ROW_SCHEMA,
+    StageSpec,
+    builtin_operator,
     event_columns,
+    port_frames,
     python_splits,
+    run_job_cli,
     single_unless_flushing,
+    stage_mapper,
+    state_stage,
     stream_outputs,
 )
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
 
 GRAPH = GraphSpec(
     inputs=("in",),
@@ -87,7 +90,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

@@ -11,16 +11,24 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.errors import TremorError
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
-from runtime_support.job import run_job_cli
-from runtime_support.ops import add
-from runtime_support.paths import get_field
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
+from runtime_support import (
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    ROW_SCHEMA,
+    StageSpec,
+    TremorError,
+    add,
+    event_columns,
+    get_field,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    script_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = 'define script tag\nargs\n  label = "seen"\nscript\n  let state = match state of case null => 0 case _ => state + 1 end;\n  emit {"label": args.label, "n": state, "event": event}\nend;\n\ncreate script tag with label = "checked" end;\n\nselect event from in into tag;\nselect event from tag into out;\nselect event from tag/err into err;\n'
 
@@ -97,10 +105,10 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (single): script tag: script state, in one ordered partition.
     # One partition: every event in Tremor's order (seq, path).
     if streaming is None:
-        stage0 = map_in_arrow(
-            events.repartition(1).sortWithinPartitions("seq", "stream"),
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-            ROW_SCHEMA,
+        stage0 = (
+            events.repartition(1)
+            .sortWithinPartitions("seq", "stream")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
         )
     else:
         stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
@@ -116,7 +124,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

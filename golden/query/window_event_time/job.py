@@ -11,16 +11,26 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.paths import get_field, get_index
-from runtime_support.port_frames import port_frames
-from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
-from runtime_support.windows import Code, WindowSpec
+from runtime_support import (
+    Code,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    ROW_SCHEMA,
+    SelectSpec,
+    StageSpec,
+    WindowSpec,
+    event_columns,
+    get_field,
+    get_index,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    select_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = '# tremorc extension: event-time sliding windows [50k, 50k + 100) over `ms`, lateness 30;\n# no group by (one global group); late events reach the job\'s `late` port\ndefine window w from sliding with interval = 100, slide = 50, lateness = 30 script event.ms end;\nselect {"n": aggr::stats::count(), "max": aggr::stats::max(event.ms)} from in[w] into out;\n'
 
@@ -122,10 +132,10 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # partition.
     # One partition: every event in Tremor's order (seq, path).
     if streaming is None:
-        stage0 = map_in_arrow(
-            events.repartition(1).sortWithinPartitions("seq", "stream"),
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-            ROW_SCHEMA,
+        stage0 = (
+            events.repartition(1)
+            .sortWithinPartitions("seq", "stream")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
         )
     else:
         stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
@@ -142,7 +152,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

@@ -11,18 +11,30 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.keyed_entry import keyed_entry
-from runtime_support.ops import gt
-from runtime_support.paths import get_field, get_index
-from runtime_support.port_frames import port_frames
-from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
-from runtime_support.windows import Code, WindowSpec
+from runtime_support import (
+    Code,
+    GraphSpec,
+    GroupSpec,
+    NodeSpec,
+    Passthrough,
+    ROW_SCHEMA,
+    SelectSpec,
+    StageSpec,
+    WindowSpec,
+    event_columns,
+    get_field,
+    get_index,
+    gt,
+    keyed_entry,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    select_keys,
+    select_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = 'define window per_minute from tumbling\nwith\n  interval = 60000000000\nend;\n\nselect {\n  "host": group[0],\n  "count": aggr::stats::count(),\n  "p50": aggr::stats::mean(event.ms)\n}\nfrom in[per_minute]\ngroup by event.host\ninto out\nhaving event.count > 1;\n'
 
@@ -127,13 +139,13 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # parallelism).
     # A batch run skips it: its events go straight to stage 1, keyed there by Spark's JSON reader.
     if streaming is not None:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     # Stage 1 (hash(event.host)): select #select1: windows per group of `event.host`.
     # A batch run reads the input rows here, keyed by event.host as Spark's JSON reader reads it, so
-    # a group's events share a partition (runtime_support.keyed_entry), each key's events in arrival
-    # order (seq); a streaming run reads stage 0's rows, one per group.
+    # a group's events share a partition (runtime_support.spark.entry_keys), each key's events in
+    # arrival order (seq); a streaming run reads stage 0's rows, one per group.
     if streaming is None:
         stage1 = keyed_entry(events, GRAPH, STAGES, 1, flush_at_end)
     else:
@@ -150,7 +162,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

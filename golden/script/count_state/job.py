@@ -11,15 +11,22 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.errors import TremorError
-from runtime_support.graph import GraphSpec, NodeSpec, script_operator
-from runtime_support.job import run_job_cli
-from runtime_support.ops import add
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
+from runtime_support import (
+    GraphSpec,
+    NodeSpec,
+    ROW_SCHEMA,
+    StageSpec,
+    TremorError,
+    add,
+    event_columns,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    script_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = '# Number the events: `state` survives from one event to the next.\nlet state = match state of\n  case null => 1\n  case _ => state + 1\nend;\n{"n": state, "event": event}\n'
 SCRIPT_SITES = ((70, 135, 0, 166), (78, 135, 0, 166), (122, 131, 122, 131))
@@ -78,10 +85,10 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (single): script: script state, in one ordered partition.
     # One partition: every event in Tremor's order (seq, path).
     if streaming is None:
-        stage0 = map_in_arrow(
-            events.repartition(1).sortWithinPartitions("seq", "stream"),
-            stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-            ROW_SCHEMA,
+        stage0 = (
+            events.repartition(1)
+            .sortWithinPartitions("seq", "stream")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
         )
     else:
         stage0 = state_stage(events, GRAPH, STAGES, 0, streaming)
@@ -96,7 +103,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

@@ -11,13 +11,20 @@ from functools import partial
 from pyspark import StorageLevel
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, script_operator
-from runtime_support.job import run_job_cli
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
+from runtime_support import (
+    GraphSpec,
+    NodeSpec,
+    ROW_SCHEMA,
+    StageSpec,
+    event_columns,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    script_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = "event\n"
 SCRIPT_SITES = ()
@@ -66,12 +73,12 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Stage 0 (source): input in: a source, runs on the reader's splits (merged to the job's
     # parallelism).
     if streaming is None:
-        stage0 = map_in_arrow(
-            python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+        stage0 = python_splits(events).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
         )
     else:
-        stage0 = map_in_arrow(
-            events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+        stage0 = events.repartition(streaming.shards).mapInArrow(
+            stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
         )
     if streaming is not None:
         # Streaming: all outputs in one DataFrame (value, seq, sub, port), each stage read once.
@@ -84,7 +91,7 @@ def run_pipeline(spark, inputs, flush_at_end=True, streaming=None):
     # Outputs: one DataFrame (value, seq, sub, meta) per port, from the stages holding its rows;
     # order by (seq, sub) for emission order (meta: the event's `$`, set only towards sinks that
     # read it). No stage is kept for its ports: a caller writing several ports reads them in one
-    # pass or keeps the stages they share (runtime_support.port_frames).
+    # pass or keeps the stages they share (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
