@@ -30,7 +30,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "DropSignal",
         "EmitSignal",
         "NO_STATE",
-        "RenderedError",
         "TremorError",
     ),
     "runtime_support.tremor.extractors": (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DropSignal", "EmitSignal", "NO_STATE", "RenderedError", "TremorError"]
+__all__ = ["DropSignal", "EmitSignal", "NO_STATE", "TremorError"]
 
 
 NO_STATE: Any = object()
