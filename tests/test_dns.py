@@ -22,7 +22,7 @@ from runtime_support.flows.batch import run_flow
 from runtime_support.flows.streaming import check_flow, run_stream_flow
 from runtime_support.io.connectors.base import RunContext
 from runtime_support.spark.stream_job import StreamError
-from tests.test_stream_flow import build, stream_args, write_file
+from tests.runtime.flows.test_stream_flow import build, stream_args, write_file
 
 # config.troy with the integration library's connectors inlined; the exit connector stops the
 # run at the first non-empty answer (Tremor's `exit` connector).

@@ -317,7 +317,7 @@ def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path, interva
     import os
 
     from runtime_support.flows.streaming import run_stream_flow
-    from tests.test_stream_flow import stream_args
+    from tests.runtime.flows.test_stream_flow import stream_args
 
     folder = tmp_path / "in"
     folder.mkdir()

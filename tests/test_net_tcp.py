@@ -175,7 +175,7 @@ def test_compile_errors(text: str, message: str) -> None:
 @pytest.mark.spark
 def test_stream_writes_each_micro_batch(spark, tmp_path: Path) -> None:
     from runtime_support.flows.streaming import run_stream_flow
-    from tests.test_stream_flow import stream_args, write_file
+    from tests.runtime.flows.test_stream_flow import stream_args, write_file
 
     for number in range(3):
         write_file(tmp_path / "in", number, [str(n) for n in range(number * 10, number * 10 + 10)])

@@ -14,8 +14,8 @@ function of the group: ``pid = crc32(utf8(f(v))) mod P`` (``P`` the shuffle's pa
 ``f(v)`` is ``v`` for a string that does not start with a character some other JSON value's text
 starts with, else ``""`` (a number, bool, null, array or record: they share one partition).
 Where Spark's reader reads a line, it reads the value the job's decoder reads where both read the
-line (the last of duplicate names, escapes decoded; tests/test_keyed_entry.py), and the stage
-checks ``pid`` against the value it decoded: a difference stops the task with
+line (the last of duplicate names, escapes decoded; tests/runtime/spark/test_entry_keys.py), and the
+stage checks ``pid`` against the value it decoded: a difference stops the task with
 :class:`EntryKeyMismatch`, never a split group. A line the reader cannot read (not JSON, or past
 its limits: a number over 1,000 digits, a string over 20,000,000 characters, which the job's
 decoder reads) goes to every partition (``P`` copies); the stage runs the copy whose ``pid`` it

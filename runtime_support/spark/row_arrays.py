@@ -3,7 +3,8 @@ Python values the fast way: offsets and flat values, repeated scalars, one conca
 texts (pyarrow's conversion of Python objects, row by row, cost five to twenty times as much).
 
 Invariant: :func:`path_array`, :func:`text_array` and :func:`column_array` return arrays equal to
-``pa.array(values, type)`` of the same values (tests/test_row_arrays.py compares them).
+``pa.array(values, type)`` of the same values (tests/runtime/spark/test_row_arrays.py compares
+them).
 """
 
 from __future__ import annotations

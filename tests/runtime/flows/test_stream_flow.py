@@ -21,8 +21,7 @@ from compiler.testing.loader import load_job
 from runtime_support.flows.batch import run_flow
 from runtime_support.flows.streaming import await_query, run_stream_flow
 from runtime_support.io.connectors.base import RunContext
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
 
 METRONOME_FLOW = """
 define flow main

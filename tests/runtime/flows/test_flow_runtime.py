@@ -13,8 +13,7 @@ from compiler.testing.loader import load_job
 from runtime_support.flows.batch import run_flow
 from runtime_support.io.codecs import Codec, codec_from, framing_from
 from runtime_support.io.connectors.base import RunContext
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.paths import ROOT
 
 
 def test_json_codec_modes() -> None:

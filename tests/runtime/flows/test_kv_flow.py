@@ -20,7 +20,7 @@ from runtime_support.io.connectors.base import RunContext
 from runtime_support.io.connectors.kv import KvSink
 from runtime_support.io.connectors.kv_store import STORE_FILE
 from runtime_support.spark.stream_job import StreamError
-from tests.test_stream_flow import build, stream_args, write_file
+from tests.runtime.flows.test_stream_flow import build, stream_args, write_file
 
 # config.troy with Tremor's pipelines inlined (its `helpers::is_put_exit` is the match in both
 # `where` clauses). The exit connector has no `delay` (tremorc stops at the first exit event).

@@ -10,7 +10,6 @@ convert.py's module doc).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -32,8 +31,9 @@ from opentelemetry.proto.resource.v1.resource_pb2 import Resource  # noqa: E402
 from runtime_support.io.connectors.otel import convert  # noqa: E402
 from runtime_support.io.connectors.otel.convert import OtelError  # noqa: E402
 from runtime_support.io.connectors.otel.metrics import metrics_to_json, metrics_to_pb  # noqa: E402
+from tests.support.paths import ROOT
 
-DATA = Path(__file__).parent / "data" / "otel"
+DATA = ROOT / "tests" / "data" / "otel"
 I64_MAX, I64_MIN = (1 << 63) - 1, -(1 << 63)
 
 

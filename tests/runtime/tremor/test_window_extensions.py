@@ -17,8 +17,9 @@ from compiler.testing.loader import load_job
 from runtime_support.tremor.graph import END_OF_INPUT, Graph, run_events
 from runtime_support.tremor.windows import WindowSpec
 from runtime_support.tremor.windows_ext import ExtWindow
+from tests.support.paths import ROOT
 
-FIXTURES = Path(__file__).parent / "fixtures" / "windows_ext"
+FIXTURES = ROOT / "tests" / "fixtures" / "windows_ext"
 COLLECT = "select aggr::win::collect_flattened(event.x) from in[w] into out;\n"
 GROUPED = (
     'select {"g": group[0], "xs": aggr::win::collect_flattened(event.x)} from in[w] '

@@ -14,8 +14,9 @@ from compiler.pipeline import compile_source, kind_of, read_source
 from compiler.testing.loader import load_job
 from runtime_support.spark import stream_job as streaming
 from runtime_support.spark.state_store import state_fingerprint
+from tests.support.paths import ROOT
 
-FIXTURES = Path(__file__).parent / "fixtures" / "streaming"
+FIXTURES = ROOT / "tests" / "fixtures" / "streaming"
 
 
 def _job(name: str):

@@ -21,7 +21,7 @@ from runtime_support.flows.streaming import run_stream_flow
 from runtime_support.io.connectors.base import ConnectorSpec, RunContext
 from runtime_support.io.connectors.file import FileSource
 from runtime_support.spark.input_lines import SOURCE_ERROR
-from tests.test_stream_flow import build, stream_args
+from tests.runtime.flows.test_stream_flow import build, stream_args
 
 pytestmark = pytest.mark.spark
 

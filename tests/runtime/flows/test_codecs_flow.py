@@ -16,7 +16,7 @@ import pytest
 from runtime_support.flows.batch import run_flow
 from runtime_support.flows.streaming import run_stream_flow
 from runtime_support.io.connectors.base import RunContext
-from tests.test_stream_flow import build, stream_args
+from tests.runtime.flows.test_stream_flow import build, stream_args
 
 INFLUX_TO_STATSD = """
 define flow main
