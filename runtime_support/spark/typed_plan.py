@@ -146,8 +146,8 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
 
 
 def no_python_events(spark: Any) -> Any:
-    """The Python stages' input when the typed plan sends them no event: the session's one
-    empty frame of event columns, known as empty (:func:`with_native_rows`)."""
+    """The Python stages' input when the typed plan sends them no event: an empty frame of
+    event columns, known as empty (:func:`with_native_rows`)."""
     return empty_frame(spark, STREAM_EVENT_SCHEMA)
 
 

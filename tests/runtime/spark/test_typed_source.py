@@ -254,9 +254,10 @@ def test_a_literal_step_overflow_check_prunes_by_statistics(spark) -> None:
 @pytest.mark.spark
 def test_not_null_columns_leave_no_python_branch(spark) -> None:
     """A program that only reads `event.a`: with `a BIGINT NOT NULL` no row can miss it, so the
-    plan has no Python branch (the Python stages get the session's empty frame; no second
-    scan of the source), and the outputs are still those of the plain job."""
-    from runtime_support.spark.typed_plan import apply_native, no_python_events
+    plan has no Python branch (the Python stages get an empty frame; no second scan of the
+    source), and the outputs are still those of the plain job."""
+    from runtime_support.spark.port_frames import is_empty_frame
+    from runtime_support.spark.typed_plan import apply_native
 
     rows = [(seq, *row) for seq, row in enumerate(ROWS) if row[1] is not None]
     schema = SCHEMA.replace("a BIGINT", "a BIGINT NOT NULL")
@@ -266,7 +267,7 @@ def test_not_null_columns_leave_no_python_branch(spark) -> None:
     typed = compile_source(source, "script", schema=parse_schema(SCHEMA)).job
     module = load_job(typed, "typed_required")
     python, _native = apply_native(module.GRAPH, None, None, {"in": frame})
-    assert python is no_python_events(spark) and python.count() == 0
+    assert is_empty_frame(python) and python.count() == 0
     # ... and the job's plan has no Python stage at all (no union with an empty one), and
     # reads the source once
     out = module.run_pipeline(spark, {"in": frame})["out"]
