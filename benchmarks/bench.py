@@ -27,10 +27,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from workload_jobs import job_module, write_all  # benchmark-only module next to this one
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = Path(__file__).resolve().parents[2] / "shared" / "workloads" / "data" / "data.json.xz"
-WORKLOADS = ROOT / "benchmarks" / "workloads"
 
 
 SMALL_KEYS = ("short_message", "aint", "application", "index_type", "tags")
@@ -52,37 +53,6 @@ def make_data(events: int, folder: Path, small: bool) -> Path:
         for i in range(events):
             out.write(lines[i % len(lines)] + "\n")
     return path
-
-
-def job_module(workload: str, mode: str = "py"):
-    """Compile a workload and load it as a module whose graph has, by ``mode``: no pre-filter
-    (``py``), its drop plan (``native``: narrow lowering where it applies) or the plan on the
-    variant lowering (``variant``)."""
-    from dataclasses import fields
-
-    from compiler.lowering.prefilter import native_drop_plan
-    from compiler.pipeline import check_program, compile_path, read_source
-    from compiler.testing.loader import load_job
-    from runtime_support.graph import GraphSpec
-    from runtime_support.native import with_native_prefilter
-
-    path = WORKLOADS / f"{workload}.trickle"
-    module = load_job(compile_path(path).job, workload)
-    graph = GraphSpec(**{f.name: getattr(module.GRAPH, f.name) for f in fields(GraphSpec)})
-    plan = native_drop_plan(check_program(read_source(path), "query").ir)
-    if mode in ("native", "variant") and plan is not None:
-        graph = with_native_prefilter(graph, "in", plan, variant=mode == "variant")
-    module.GRAPH = graph
-    return module
-
-
-def write_all(outputs: dict, out: str) -> None:
-    """Write every output port's ``value`` column as text (unordered, like the floor)."""
-    frames = list(outputs.values())
-    result = frames[0].select("value")
-    for frame in frames[1:]:
-        result = result.unionByName(frame.select("value"))
-    result.write.mode("overwrite").text(out)
 
 
 def arrangement(name: str, spark, path: str) -> Callable[[str], None]:
@@ -133,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", default=["floor", "py:let", "native:let"])
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).parent))
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-bench")
     # Several input splits, so both cores work in every arrangement (the default 128 MiB split

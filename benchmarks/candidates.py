@@ -19,13 +19,13 @@ STRUCT = (
 
 
 def _job(workload: str):
-    from bench import job_module
+    from workload_jobs import job_module
 
     return job_module(workload, "py")
 
 
 def _through_job(spark, df, workload, out):
-    from bench import write_all
+    from workload_jobs import write_all
 
     write_all(_job(workload).run_pipeline(spark, {"in": df}), out)
 

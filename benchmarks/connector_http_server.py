@@ -56,10 +56,10 @@ def run(events: int = 100_000, per_request: int = 100, clients: int = 8) -> dict
     """One run: the figures as a record (also printed)."""
     import socket
 
-    from runtime_support.connectors import RunContext
-    from runtime_support.session import get_session
-    from runtime_support.stream_flow import run_stream_flow
-    from runtime_support.streaming import STREAM_CONF
+    from runtime_support.flows.streaming import run_stream_flow
+    from runtime_support.io.connectors.base import RunContext
+    from runtime_support.spark.session import get_session
+    from runtime_support.spark.stream_job import STREAM_CONF
 
     spark = get_session("tremorc-bench-http-server")
     for key, value in STREAM_CONF.items():

@@ -118,8 +118,8 @@ def send_all(kind: str, port: int, events: int) -> None:
 
 
 def bench_source(spark: Any, kind: str, events: int, work: Path) -> dict[str, Any]:
-    from runtime_support.connectors import RunContext
-    from runtime_support.stream_flow import run_stream_flow
+    from runtime_support.flows.streaming import run_stream_flow
+    from runtime_support.io.connectors.base import RunContext
 
     port = free_port(socket.SOCK_DGRAM if kind == "udp_server" else socket.SOCK_STREAM)
     out = work / f"{kind}-out"
@@ -160,8 +160,8 @@ def bench_source(spark: Any, kind: str, events: int, work: Path) -> dict[str, An
 
 
 def bench_sink(spark: Any, kind: str, events: int, work: Path) -> dict[str, Any]:
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     src = work / f"{kind}-in.json"
     with open(src, "wb") as handle:
@@ -211,8 +211,8 @@ SINKS = ("tcp_client", "udp_client", "http_client")
 
 def run(events: int, only: list[str] | None = None) -> list[dict[str, Any]]:
     """Every benchmark (or ``only`` those): one result dict each."""
-    from runtime_support.session import get_session
-    from runtime_support.streaming import STREAM_CONF
+    from runtime_support.spark.session import get_session
+    from runtime_support.spark.stream_job import STREAM_CONF
 
     spark = get_session("tremorc-bench-net")
     for key, value in STREAM_CONF.items():

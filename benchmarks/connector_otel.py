@@ -82,7 +82,7 @@ def send_requests(port: int, events: int, window: int = 256) -> None:
     import grpc
     from opentelemetry.proto.collector.logs.v1.logs_service_pb2_grpc import LogsServiceStub
 
-    from runtime_support.connectors.otel.convert import logs_to_pb
+    from runtime_support.io.connectors.otel.convert import logs_to_pb
 
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub, pending = LogsServiceStub(channel), deque()

@@ -59,8 +59,8 @@ def send_frames(port: int, events: int) -> None:
 
 
 def bench_server(spark: Any, events: int, work: Path) -> dict[str, Any]:
-    from runtime_support.connectors import RunContext
-    from runtime_support.stream_flow import run_stream_flow
+    from runtime_support.flows.streaming import run_stream_flow
+    from runtime_support.io.connectors.base import RunContext
 
     port, out = free_port(socket.SOCK_STREAM), work / "ws_server-out"
     module = module_of(SOURCE_FLOW.format(kind="ws_server", port=port, out=json.dumps(str(out))))
@@ -96,8 +96,8 @@ def bench_server(spark: Any, events: int, work: Path) -> dict[str, Any]:
 
 
 def bench_client(spark: Any, events: int, work: Path) -> dict[str, Any]:
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     src = work / "ws_client-in.json"
     with open(src, "wb") as handle:
@@ -144,8 +144,8 @@ BENCHES = {"ws_server": bench_server, "ws_client": bench_client}
 
 def run(events: int, only: list[str] | None = None) -> list[dict[str, Any]]:
     """Every benchmark (or ``only`` those): one result dict each."""
-    from runtime_support.session import get_session
-    from runtime_support.streaming import STREAM_CONF
+    from runtime_support.spark.session import get_session
+    from runtime_support.spark.stream_job import STREAM_CONF
 
     spark = get_session("tremorc-bench-ws")
     for key, value in STREAM_CONF.items():

@@ -84,7 +84,7 @@ def main() -> None:
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-plan-cost")
     workload = BY_NAME[args.workload]
@@ -102,7 +102,7 @@ def main() -> None:
     }
     calls = Calls()
     for name, build in jobs.items():
-        build()  # the first build warms the JVM's caches (and ours: columns_once)
+        build()  # the first build warms the JVM's caches
         log = calls.of(build)
         plans = [(c, t) for c, t in log if c in PLANS]
         spent = sum(t for _, t in log)

@@ -13,7 +13,7 @@ import time
 
 import cramjam
 
-from runtime_support.processors import PostChain, preprocess_stream
+from runtime_support.io.processors import PostChain, preprocess_stream
 
 
 def _rate(label: str, count: int, run) -> None:  # noqa: ANN001 - a thunk

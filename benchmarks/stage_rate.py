@@ -73,8 +73,8 @@ def stage(args: argparse.Namespace) -> tuple:
     """The source stage's ``mapInArrow`` function and the sample lines of its data set."""
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
-    from runtime_support.spark_exec import passthroughs
-    from runtime_support.stages import stage_mapper
+    from runtime_support.spark.plan import passthroughs
+    from runtime_support.spark.stages import stage_mapper
 
     if args.suite:
         from suite_data import BY_NAME, source_lines

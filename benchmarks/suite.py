@@ -195,7 +195,7 @@ def run_workloads(
 ) -> dict[str, dict]:
     """Every named workload measured in one SparkSession (local[2]), inputs cached per data set
     (``typed_source``: the typed source of each, see :func:`typed_source_frame`)."""
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-suite")
     # As bench.py: 16 MiB input splits so every job uses both cores.

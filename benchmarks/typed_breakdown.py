@@ -17,9 +17,9 @@ Jackson's upper-case escapes to Tremor's (``native_typed.jackson_escapes_as_trem
 work the generated job does beyond the hand-written one for byte-exact output; then the floor
 (the source read, a constant text written per row), ``to_json`` of all the source's columns
 alone, whose difference is Spark's JSON writer's share of a typed job, and ``tremor_json`` of
-them alone (``runtime_support/jvm_json``; the generated job writes with it when the session has
-it, with ``to_json`` and the rewrite otherwise: ``TREMORC_JVM_JSON=off``). Medians of wall and CPU
-seconds (driver, JVM and Python workers, ``cpu_clock``).
+them alone (``runtime_support/spark/jvm_json``; the generated job writes with it when the session
+has it, with ``to_json`` and the rewrite otherwise: ``TREMORC_JVM_JSON=off``). Medians of wall and
+CPU seconds (driver, JVM and Python workers, ``cpu_clock``).
 """
 
 from __future__ import annotations
@@ -53,11 +53,11 @@ def main() -> None:
 
     from pyspark.sql import functions as F
 
-    import runtime_support.native_typed as typed
+    import runtime_support.spark.typed_plan as typed
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-typed-breakdown")
     spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 << 20))
@@ -133,9 +133,9 @@ def typed_source_parts(name: str, events: int, runs: int) -> None:
     from compiler.lowering.schema import parse_schema
     from compiler.pipeline import compile_path
     from compiler.testing.loader import load_job
-    from runtime_support.jvm_json import FUNCTION, has_tremor_json
-    from runtime_support.native_typed import apply_native, jackson_escapes_as_tremor
-    from runtime_support.session import get_session
+    from runtime_support.spark.jvm_json import FUNCTION, has_tremor_json
+    from runtime_support.spark.session import get_session
+    from runtime_support.spark.typed_plan import apply_native, jackson_escapes_as_tremor
 
     spark = get_session("tremorc-typed-source-breakdown")
     spark.conf.set("spark.sql.files.maxPartitionBytes", str(16 << 20))

@@ -258,7 +258,7 @@ def dbg_lowering(file: Path, schema: tuple | None) -> None:
 @click.option("-o", "--output", type=click.Path(path_type=Path), default="runtime_support.zip")
 def bundle(output: Path) -> None:
     """Zip the runtime_support package for `spark-submit --py-files`."""
-    from runtime_support.artifacts import runtime_zip
+    from runtime_support.spark.artifacts import runtime_zip
 
     runtime_zip(output)
     click.echo(str(output))
@@ -267,7 +267,7 @@ def bundle(output: Path) -> None:
 @cli.command()
 def jar() -> None:
     """Build the tremor_json jar for this Spark; print the spark-submit options that load it."""
-    from runtime_support.jvm_json import EXTENSION, build_jar, spark_jars_dir
+    from runtime_support.spark.jvm_json import EXTENSION, build_jar, spark_jars_dir
 
     try:
         path = build_jar(spark_jars_dir())

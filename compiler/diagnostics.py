@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runtime_support.highlight import render
+from runtime_support.tremor.highlight import render
 
 from .source import Source, Span
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runtime_support.highlight import line_col, line_starts
+from runtime_support.tremor.highlight import line_col, line_starts
 
 
 @dataclass(frozen=True, slots=True)

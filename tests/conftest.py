@@ -29,7 +29,7 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def spark():
     """One local SparkSession for the whole run (starting one costs ~5 s)."""
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     return get_session("tremorc-tests")
 
@@ -37,7 +37,7 @@ def spark():
 @pytest.fixture(scope="session")
 def stream_spark(spark):
     """The session with a streaming job's settings (RocksDB state store)."""
-    from runtime_support.streaming import STREAM_CONF
+    from runtime_support.spark.stream_job import STREAM_CONF
 
     for key, value in STREAM_CONF.items():
         spark.conf.set(key, value)
@@ -49,7 +49,7 @@ def json_writer(request, spark, monkeypatch):
     """The typed path's JSON text written by each writer: ``tremor_json`` (the test session
     loads it) and Spark's ``to_json`` with the escape rewrite (``TREMORC_JVM_JSON=off``, what a
     session without the jar runs)."""
-    from runtime_support.jvm_json import has_tremor_json, jar_path, why_not_built
+    from runtime_support.spark.jvm_json import has_tremor_json, jar_path, why_not_built
 
     if request.param == "to_json":
         monkeypatch.setenv("TREMORC_JVM_JSON", "off")

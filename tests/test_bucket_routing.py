@@ -19,9 +19,9 @@ from compiler.passes.bucket_routing import route_buckets
 from compiler.pipeline import check_program, compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.graph import Event
-from runtime_support.operators import Bucket, BucketRoute
-from runtime_support.spark_exec import InputMetaError
+from runtime_support.spark.plan import InputMetaError
+from runtime_support.tremor.builtin_operators import Bucket, BucketRoute
+from runtime_support.tremor.graph import Event
 from tests.support.paths import ROOT, WORKLOADS
 
 MATCH = ROOT / "benchmarks" / "workloads" / "suite" / "match.trickle"

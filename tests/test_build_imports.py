@@ -24,7 +24,7 @@ def test_a_workload_build_does_not_load_the_std_library() -> None:
     code = (
         "import sys; from pathlib import Path; from compiler.pipeline import compile_path; "
         f"compile_path(Path({str(program)!r})); "
-        "print('runtime_support.stdlib.registry' in sys.modules)"
+        "print('runtime_support.tremor.stdlib.registry' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True

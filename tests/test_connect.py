@@ -82,7 +82,7 @@ sys.meta_path.insert(0, _OnlyShipped)
 PROBE = """\
 import sys
 from pyspark.sql import SparkSession, functions as F
-from runtime_support.artifacts import ship_runtime
+from runtime_support.spark.artifacts import ship_runtime
 
 spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
 
@@ -300,7 +300,7 @@ def test_remote_and_master_are_exclusive(tmp_path: Path) -> None:
 def test_runtime_zip_is_the_package_and_deterministic(tmp_path: Path) -> None:
     import zipfile
 
-    from runtime_support.artifacts import runtime_zip
+    from runtime_support.spark.artifacts import runtime_zip
 
     first, second = runtime_zip(tmp_path / "a.zip"), runtime_zip(tmp_path / "b.zip")
     assert Path(first).read_bytes() == Path(second).read_bytes()

@@ -188,7 +188,7 @@ def test_corpus_const_expr_range_bad_start():
 
 
 def test_std_constant_overflow_when_registry_available():
-    registry = pytest.importorskip("runtime_support.stdlib.registry", exc_type=ImportError)
+    registry = pytest.importorskip("runtime_support.tremor.stdlib.registry", exc_type=ImportError)
     assert registry.constant("std::integer::unsigned::MAX") == 2**64 - 1
     t, expected = _corpus("add_overflow")
     const = ast.Path(

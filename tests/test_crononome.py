@@ -18,14 +18,14 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.test_net_udp import build, part_lines
 
 croniter = pytest.importorskip("croniter", reason="croniter is absent: run .ci/install.d/ws.sh")
 
-from runtime_support.connectors.cron_expr import CronError, to_croniter  # noqa: E402
-from runtime_support.connectors.crononome import firings, parse_entries  # noqa: E402
+from runtime_support.io.connectors.cron_expr import CronError, to_croniter  # noqa: E402
+from runtime_support.io.connectors.crononome import firings, parse_entries  # noqa: E402
 
 
 def utc(*parts: int) -> int:

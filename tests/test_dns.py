@@ -18,11 +18,11 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
-from runtime_support.stream_flow import check_flow, run_stream_flow
-from runtime_support.streaming import StreamError
-from tests.test_stream_flow import build, stream_args, write_file
+from runtime_support.flows.batch import run_flow
+from runtime_support.flows.streaming import check_flow, run_stream_flow
+from runtime_support.io.connectors.base import RunContext
+from runtime_support.spark.stream_job import StreamError
+from tests.runtime.flows.test_stream_flow import build, stream_args, write_file
 
 # config.troy with the integration library's connectors inlined; the exit connector stops the
 # run at the first non-empty answer (Tremor's `exit` connector).
@@ -225,7 +225,7 @@ def test_lookups_against_a_real_server(spark, tmp_path: Path, nameserver: Any) -
 
 
 def test_nameserver_forms() -> None:
-    from runtime_support.connectors.dns_lookup import parse_nameserver
+    from runtime_support.io.connectors.dns_lookup import parse_nameserver
 
     assert parse_nameserver("127.0.0.1") == ("127.0.0.1", 53)
     assert parse_nameserver("127.0.0.1:5353") == ("127.0.0.1", 5353)
@@ -235,7 +235,7 @@ def test_nameserver_forms() -> None:
 
 def test_dead_nameserver_answers_on_err() -> None:
     """No server on the port: the lookup times out and answers on `err` (no exception)."""
-    from runtime_support.connectors.dns_lookup import answer, make_resolver
+    from runtime_support.io.connectors.dns_lookup import answer, make_resolver
 
     resolver = make_resolver(["127.0.0.1:9"], timeout=0.5)
     port, value, meta = answer(resolver, {"dns": {"lookup": "tremorc.test"}})

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import elastic as es_server
 from tests.test_net_udp import build
 from tests.test_s3 import run_flow as run_job

@@ -13,7 +13,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors.elastic_bulk import (
+from runtime_support.io.connectors.elastic_bulk import (
     BadMeta,
     operation,
     request_target,

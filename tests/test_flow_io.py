@@ -17,8 +17,8 @@ from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.paths import ROOT
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "SPARK_LOCAL_IP": "127.0.0.1"}

@@ -33,8 +33,8 @@ def _run_flow(
 ) -> list[str]:
     """Run the troy file at ``path`` (metronomes emit ``ticks`` events, stdio reads ``stdin``);
     the lines written to stdout."""
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     module = load_job(compile_path(path).job, path.stem)
     out, given = tmp_path / "stdout.txt", tmp_path / "stdin.txt"

@@ -14,7 +14,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors.gcs import jar_path, root_url
+from runtime_support.io.connectors.gcs import jar_path, root_url
 from tests.support.servers import gcs
 from tests.test_s3 import run_flow
 

@@ -26,7 +26,7 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.graph import run_events
+from runtime_support.tremor.graph import run_events
 
 # The decoded text every hostile string literal stands for, and its Tremor spelling.
 HOSTILE = "q' d\" t''' T\"\"\" b\\ i#{x} n\n\u2028 \u2029 \u0085 r\r f\x0c end"
@@ -268,8 +268,8 @@ def test_hostile_jobs_run_on_spark(spark, tmp_path: Path) -> None:
 
 @pytest.mark.spark
 def test_hostile_flow_writes_to_a_hostile_path(spark, tmp_path: Path) -> None:
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     job = build("deploy", HOSTILE_FILL, DIR=str(tmp_path))
     module = load_job(job, "f")

@@ -253,11 +253,14 @@ def test_postgres_column_type_errors_fail_the_write(pg: postgres.Postgres, tmp_p
 
 REPLAY = """
 import json, sys
-from runtime_support.connectors import ConnectorSpec, build_sink, jar_conf
-from runtime_support.session import get_session
+from runtime_support.flows.connectors import jar_conf
+from runtime_support.io.connectors.base import ConnectorSpec, build_sink
+from runtime_support.spark.session import get_session
 
 config, run = json.loads(sys.argv[1]), sys.argv[2]
-spec = ConnectorSpec("main::dst", "postgres", {"config": config})
+spec = ConnectorSpec(
+    "main::dst", "postgres", {"config": config}, sink="runtime_support.io.connectors.jdbc.JdbcSink"
+)
 spark = get_session(quiet=True, conf=jar_conf((spec,)))
 sink = build_sink(spec)
 rows = [(json.dumps({"replayed": i}), i, [0], "main/dst/in") for i in range(3)]

@@ -409,7 +409,7 @@ deploy flow f;
 
 
 def test_mapped_options_reach_spark_names() -> None:
-    from runtime_support.connectors.kafka_options import consumer_options, producer_options
+    from runtime_support.io.connectors.kafka_options import consumer_options, producer_options
 
     settings = consumer_options(
         {

@@ -16,7 +16,7 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors.kv_store import STORE_FILE, Store, parse_command
+from runtime_support.io.connectors.kv_store import STORE_FILE, Store, parse_command
 
 # tremor-cli/tests/integration/kv/in.json: ($kv, event) per line; $correlation is the event's
 # JSON (the test's `in` pipeline sets it).
@@ -83,7 +83,7 @@ TREMOR_EXPECTED = [
 
 
 def answers(store: Store, commands: list[tuple[dict, Any]], correlate: bool = True) -> list:
-    from runtime_support.jsonio import encode_json
+    from runtime_support.tremor.jsonio import encode_json
 
     got = []
     for kv, event in commands:
@@ -232,9 +232,12 @@ def test_a_pipeline_fed_by_kv_and_a_source_is_rejected() -> None:
 
 
 def test_sink_checks_its_directory_on_the_driver(tmp_path: Path) -> None:
-    from runtime_support.connectors import ConnectorSpec, build_sink
+    from runtime_support.io.connectors.base import ConnectorSpec, build_sink
 
-    spec = ConnectorSpec("main::kv", "kv", {"config": {"path": str(tmp_path / "absent")}})
+    sink = "runtime_support.io.connectors.kv.KvSink"
+    absent = {"config": {"path": str(tmp_path / "absent")}}
     with pytest.raises(ValueError, match="kv connector `main::kv`: Invalid `dir`"):
-        build_sink(spec)
-    assert build_sink(ConnectorSpec("main::kv", "kv", {"config": {"path": str(tmp_path)}}))
+        build_sink(ConnectorSpec("main::kv", "kv", absent, sink=sink))
+    assert build_sink(
+        ConnectorSpec("main::kv", "kv", {"config": {"path": str(tmp_path)}}, sink=sink)
+    )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from compiler.lowering.attach import IMPORT, attach_prefilter
@@ -10,7 +12,7 @@ from compiler.lowering.prefilter import native_drop_plan, script_drop_predicate
 from compiler.lowering.report import NATIVE, classify, expressions, lowering_report
 from compiler.pipeline import check_program, check_source, compile_source
 from compiler.source import Source
-from runtime_support.native import narrow_keys
+from runtime_support.spark.prefilter import narrow_keys
 
 
 def tree(text: str, kind: str = "script"):
@@ -121,13 +123,17 @@ def test_narrow_keys(text: str, keys: tuple | None) -> None:
 
 
 def test_attach_keeps_imports_sorted() -> None:
-    """The import joins the sorted runtime_support group; the other groups stay as they were."""
+    """The name joins the sorted names of the one runtime_support import; the other imports
+    stay as they were."""
     job = compile_source(Source(name="t.tremor", text="drop"), "script").job
     attached = attach_prefilter(job, "in", ("const", True))
-    head, new_head = job.split("\nSOURCE =")[0], attached.split("\nSOURCE =")[0]
-    assert new_head.replace(IMPORT + "\n", "", 1) == head and IMPORT in new_head
-    ours = [line for line in new_head.split("\n") if line.startswith("from runtime_support.")]
-    assert ours == sorted(ours)
+    head, new_head = job.split("\nfrom runtime_support import")[0], attached.split("\nSOURCE =")[0]
+    assert attached.startswith(head)
+    statement = ast.parse(new_head).body[-1]
+    assert isinstance(statement, ast.ImportFrom) and statement.module == "runtime_support"
+    names = [alias.name for alias in statement.names]
+    assert IMPORT in names and names == sorted(names)
+    assert sum(line.startswith("from runtime_support") for line in attached.split("\n")) == 1
 
 
 TYPED_SCHEMA = "m STRING, a BIGINT"

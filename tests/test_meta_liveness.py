@@ -19,7 +19,7 @@ from compiler.passes.meta_liveness import mark_meta_unread
 from compiler.pipeline import check_program
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.stages import stage_mapper
+from runtime_support.spark.stages import stage_mapper
 from tests.support.paths import ROOT, WORKLOADS
 
 SUITE = ROOT / "benchmarks" / "workloads" / "suite"

@@ -19,10 +19,10 @@ from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.connectors import RunContext
-from runtime_support.connectors.metrics import MetricsSpec, metrics_events, totals
-from runtime_support.flow import run_flow
-from runtime_support.graph import Event, Graph
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
+from runtime_support.io.connectors.metrics import MetricsSpec, metrics_events, totals
+from runtime_support.tremor.graph import Event, Graph
 
 FLOW = """
 define flow main
@@ -316,8 +316,8 @@ def test_stream_counts_reach_the_metrics_pipeline(spark, tmp_path: Path, interva
     the output connector's count (after the source's err count in the second) at file 0's 1."""
     import os
 
-    from runtime_support.stream_flow import run_stream_flow
-    from tests.test_stream_flow import stream_args
+    from runtime_support.flows.streaming import run_stream_flow
+    from tests.runtime.flows.test_stream_flow import stream_args
 
     folder = tmp_path / "in"
     folder.mkdir()

@@ -141,7 +141,7 @@ def test_prefilter_removes_rows(spark) -> None:
     """The pre-filter is not vacuous: on eligible rows it drops exactly the provable ones."""
     from compiler.lowering.prefilter import script_drop_predicate
     from compiler.pipeline import check_source
-    from runtime_support.native import drop_column
+    from runtime_support.spark.prefilter import drop_column
 
     ir = script_drop_predicate(check_source(Source(name="t", text=PROGRAMS["literal"]), "script"))
     df = spark.createDataFrame([(p,) for p in PROBES], "value string")

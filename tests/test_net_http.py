@@ -18,9 +18,9 @@ import pytest
 
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import ConnectorSpec, RunContext
-from runtime_support.connectors.net.http import HttpClientSink
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import ConnectorSpec, RunContext
+from runtime_support.io.connectors.net.http import HttpClientSink
 from tests.support.servers import net_peer
 from tests.test_net_udp import build
 

@@ -25,8 +25,8 @@ import requests
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import net_peer
 from tests.support.spark_cluster import free_port
 from tests.test_net_udp import ROOT, build, part_lines, start_stream
@@ -214,10 +214,10 @@ def test_answered_only_once_spooled(tmp_path: Path) -> None:
     """No Spark: the server on a real spool. A 202 means the events are in a synced segment;
     chunked bodies are read; without a mapped Content-Type and without a `codec` the body is
     `binary` (Tremor's fallback)."""
-    from runtime_support.connectors.base import ConnectorSpec
-    from runtime_support.connectors.net.datasource import Spool, spool_end, spool_rows
-    from runtime_support.connectors.net.http_server import HttpServerSource
-    from runtime_support.event_meta import decode_meta
+    from runtime_support.io.connectors.base import ConnectorSpec
+    from runtime_support.io.connectors.net.datasource import Spool, spool_end, spool_rows
+    from runtime_support.io.connectors.net.http_server import HttpServerSource
+    from runtime_support.tremor.event_meta import decode_meta
 
     port = free_port()
     config = {"url": f"http://127.0.0.1:{port}"}

@@ -19,8 +19,8 @@ import pytest
 
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import net_peer
 from tests.support.spark_cluster import free_port
 from tests.test_net_udp import build, part_lines
@@ -174,8 +174,8 @@ def test_compile_errors(text: str, message: str) -> None:
 
 @pytest.mark.spark
 def test_stream_writes_each_micro_batch(spark, tmp_path: Path) -> None:
-    from runtime_support.stream_flow import run_stream_flow
-    from tests.test_stream_flow import stream_args, write_file
+    from runtime_support.flows.streaming import run_stream_flow
+    from tests.runtime.flows.test_stream_flow import stream_args, write_file
 
     for number in range(3):
         write_file(tmp_path / "in", number, [str(n) for n in range(number * 10, number * 10 + 10)])

@@ -24,8 +24,8 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import net_peer
 
 ROOT = Path(__file__).resolve().parents[1]

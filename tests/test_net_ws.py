@@ -16,8 +16,8 @@ import pytest
 
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import net_peer
 from tests.support.spark_cluster import free_port
 from tests.test_net_tcp import serve_in_thread
@@ -306,8 +306,8 @@ def test_short_connections_keep_their_frames_and_peer() -> None:
 
     from websockets.sync.client import connect
 
-    from runtime_support.connectors.base import ConnectorSpec
-    from runtime_support.connectors.net.ws import WsServerSource
+    from runtime_support.io.connectors.base import ConnectorSpec
+    from runtime_support.io.connectors.net.ws import WsServerSource
 
     port = free_port()
     config = {"codec": "string", "config": {"url": f"127.0.0.1:{port}"}}

@@ -22,8 +22,8 @@ import pytest
 
 from compiler.pipeline import compile_source
 from compiler.source import Source
-from runtime_support.connectors import RunContext
-from runtime_support.flow import run_flow
+from runtime_support.flows.batch import run_flow
+from runtime_support.io.connectors.base import RunContext
 from tests.support.servers import net_peer
 from tests.support.spark_cluster import free_port
 from tests.test_net_tcp import serve_in_thread

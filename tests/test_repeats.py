@@ -1,5 +1,5 @@
-"""Repeated outputs (``StageSpec.repeats``, ``runtime_support.stages.REPEAT_ROW_SCHEMA``): a source
-stage whose windowless select emits an event's output once per group sends equal outputs in a
+"""Repeated outputs (``StageSpec.repeats``, ``runtime_support.spark.stages.REPEAT_ROW_SCHEMA``): a
+source stage whose windowless select emits an event's output once per group sends equal outputs in a
 row as one row with a count, and the JVM expands it. Every port's ``(seq, sub, value)`` rows are
 those of the same job without the mark, in batch and streaming, on events with duplicate, empty,
 missing and non-array groups."""
@@ -16,7 +16,7 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.stages import ROW_SCHEMA
+from runtime_support.spark.stages import ROW_SCHEMA
 from tests.support.paths import WORKLOADS
 from tests.support.stream_harness import batch_rows, stream_rows
 

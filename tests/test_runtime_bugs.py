@@ -15,11 +15,11 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.context import EventContext
-from runtime_support.extractors import NO_MATCH, ExtractorError, compile_extractor
-from runtime_support.graph import run_events
-from runtime_support.origin import decode_origin, encode_origin, origin_string
-from runtime_support.stdlib.registry import call, lookup
+from runtime_support.tremor.context import EventContext
+from runtime_support.tremor.extractors import NO_MATCH, ExtractorError, compile_extractor
+from runtime_support.tremor.graph import run_events
+from runtime_support.tremor.origin import decode_origin, encode_origin, origin_string
+from runtime_support.tremor.stdlib.registry import call, lookup
 
 # --- 1. dissect -------------------------------------------------------------------------------
 
@@ -167,8 +167,8 @@ def test_file_source_events_carry_tremors_origin(spark, tmp_path, monkeypatch) -
     import json
     import socket
 
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "in.json").write_text('{"a": 1}\n{"a": 2}\n')
@@ -294,8 +294,8 @@ def test_state_window_replies(script: str, message: str) -> None:
     ],
 )
 def test_percentile_that_is_not_a_float(name: str, percentile: str, why: str) -> None:
-    from runtime_support.aggregates import make
-    from runtime_support.errors import TremorError
+    from runtime_support.tremor.aggregates import make
+    from runtime_support.tremor.errors import TremorError
 
     with pytest.raises(TremorError) as err:
         make(f"aggr::stats::{name}").accumulate((1, ["0.5", percentile]))
@@ -307,7 +307,7 @@ def test_percentile_that_is_not_a_float(name: str, percentile: str, why: str) ->
 
 @pytest.mark.parametrize("name", ["hdr", "dds"])
 def test_percentile_arguments_tremor_ignores(name: str) -> None:
-    from runtime_support.aggregates import make
+    from runtime_support.tremor.aggregates import make
 
     aggr = make(f"aggr::stats::{name}")
     aggr.accumulate((1, "not an array"))  # defaults kept

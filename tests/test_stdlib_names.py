@@ -3,8 +3,9 @@ front end (which reads the table, not the registry) cannot drift from what the j
 
 from __future__ import annotations
 
+import runtime_support.spark.std_native  # noqa: F401  (attaches the lowerings)
 from compiler.passes import stdlib_names as table
-from runtime_support.stdlib import registry
+from runtime_support.tremor.stdlib import registry
 from tests.support.paths import ROOT, load_tool
 
 

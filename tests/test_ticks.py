@@ -11,7 +11,7 @@ from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
 from compiler.testing.runner import run_job_on_lines
-from runtime_support.graph import END_OF_INPUT, Graph, GraphSpec, run_events
+from runtime_support.tremor.graph import END_OF_INPUT, Graph, GraphSpec, run_events
 
 INTERVAL = """\
 define window w from tumbling with interval = 3 end;
@@ -98,7 +98,7 @@ def test_size_windows_ignore_ticks() -> None:
 
 @pytest.mark.spark
 def test_jobs_flush_at_end_unless_told_not_to(spark) -> None:
-    from runtime_support.spark_exec import ordered_union
+    from runtime_support.spark.plan import ordered_union
 
     module = load_job(_job(INTERVAL), "t")
     rows = [(i, f'{{"g":0,"x":{i}}}', i) for i in range(5)]

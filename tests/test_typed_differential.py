@@ -137,7 +137,7 @@ def test_fit_check_is_exact_and_not_vacuous(spark, writer: bool) -> None:
     from compiler.lowering.schema import root_ddl
     from compiler.lowering.typed import typed_plan
     from compiler.pipeline import check_source
-    from runtime_support.native_typed import typed_columns
+    from runtime_support.spark.typed_plan import typed_columns
 
     schema = parse_schema(SCHEMA)
     script = check_source(Source(name="t", text=PROGRAMS["arith"]), "script")

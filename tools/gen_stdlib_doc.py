@@ -1,11 +1,11 @@
 """Generate ``docs/stdlib.md`` from the registry: every std function, native or fallback, tests.
 
 Usage: ``python tools/gen_stdlib_doc.py [--out PATH]``. Everything comes from the registry
-(``runtime_support.stdlib.registry``): arity, constness, return type, the native Spark lowering
-(``Function.lowering``) or the reason there is none (``Function.fallback``). The tests column
-names the conformance std-lib files whose assertions call the function and, for every lowered
-function, the property test ``tests/test_stdlib_native_props.py``. ``tests/test_stdlib_doc.py``
-fails when the committed file differs from a fresh rendering.
+(``runtime_support.tremor.stdlib.registry``): arity, constness, return type, the native Spark
+lowering (``Function.lowering``) or the reason there is none (``Function.fallback``). The tests
+column names the conformance std-lib files whose assertions call the function and, for every lowered
+function, the property test ``tests/runtime/spark/test_stdlib_native_props.py``.
+``tests/test_stdlib_doc.py`` fails when the committed file differs from a fresh rendering.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runtime_support.stdlib import registry  # noqa: E402
+import runtime_support.spark.std_native  # noqa: E402, F401  (attaches the lowerings)
+from runtime_support.tremor.stdlib import registry  # noqa: E402
 
 CONFORMANCE = ROOT.parent / "shared" / "conformance" / "stdlib"
 PROPERTY_TEST = "property"

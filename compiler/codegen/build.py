@@ -25,7 +25,7 @@ from .pyscript import generate_script
 from .query import build_query_job, query_graph
 from .stages import job_graph, plan_context
 
-SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.graph:script_operator")
+SCRIPT_NODE_IMPORTS = ("functools:partial", "runtime_support.tremor.graph:script_operator")
 
 
 def _script_graph(facts: ScriptGraph) -> tuple[NodeCode, tuple]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..ir import flow as F
 from ..plan import plan_of
 from ..plan.model import Plan
+from ..registry.connectors import SINK_FACTORIES, SOURCE_FACTORIES
 from ..source import Source
 from .deploy_metrics import METRICS_IMPORTS, metrics_expr
 from .graph import GRAPH_IMPORTS, NodeCode, graph_expr, output_node
@@ -23,9 +24,9 @@ from .query_select import Emitter
 from .stages import job_graph, plan_context
 
 FLOW_IMPORTS = (
-    "runtime_support.connectors:ConnectorSpec",
-    "runtime_support.flow:FlowSpec",
-    "runtime_support.flow:flow_main",
+    "runtime_support.io.connectors.base:ConnectorSpec",
+    "runtime_support.flows.batch:FlowSpec",
+    "runtime_support.flows.cli:flow_main",
 )
 RUN_DOC = (
     "Run every pipeline of the deployed flows as one graph: ``inputs`` maps connector streams\n"
@@ -77,9 +78,10 @@ def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
 def _connector_index(job: _Job, flow: F.Flow, alias: str) -> int:
     """Index of the connector instance ``alias`` in the FlowSpec (added on first use)."""
     inst = flow.connector(alias)
+    source, sink = SOURCE_FACTORIES.get(inst.kind, ""), SINK_FACTORIES.get(inst.kind, "")
     text = (
         f"ConnectorSpec(alias={flow.alias + '::' + alias!r}, kind={inst.kind!r}, "
-        f"params={inst.params!r})"
+        f"params={inst.params!r}, source={source!r}, sink={sink!r})"
     )
     if text not in job.connectors:
         job.connectors.append(text)
@@ -103,7 +105,8 @@ def _describe(alias: str, kind: str, params: dict) -> str:
 
 
 def _sink_way(kind: str, params: dict) -> str:
-    """How ``runtime_support.flow.run_flow`` writes a sink of ``kind`` (for a plan comment)."""
+    """How ``runtime_support.flows.batch.run_flow`` writes a sink of ``kind`` (for a plan
+    comment)."""
     config = params.get("config")
     single = isinstance(config, dict) and config.get("single_file") is True
     if kind == "file" and not single:

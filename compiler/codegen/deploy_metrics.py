@@ -1,4 +1,4 @@
-"""The ``MetricsSpec`` of a flow job with a ``metrics`` source (runtime_support/connectors/
+"""The ``MetricsSpec`` of a flow job with a ``metrics`` source (runtime_support/io/connectors/
 metrics.py): which pipelines and connectors report, by graph node name. Raises no user error.
 
 A job reports only when a ``metrics`` connector feeds a pipeline; then the pipelines with
@@ -12,7 +12,7 @@ from typing import Any
 
 from .graph import output_node
 
-METRICS_IMPORTS = ("runtime_support.connectors.metrics:MetricsSpec",)
+METRICS_IMPORTS = ("runtime_support.io.connectors.metrics:MetricsSpec",)
 
 
 def _pipelines(job: Any) -> tuple:

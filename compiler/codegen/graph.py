@@ -29,7 +29,7 @@ class NodeCode:
     #: (:mod:`compiler.passes.batch_flush`; the job checks the rest, ``stages.py``)
     flush_transparent: bool = False
     #: a windowless select whose group by may put an event in several groups: it emits the
-    #: event's output once per group, in a row (``runtime_support.stages.REPEAT_ROW_SCHEMA``)
+    #: event's output once per group, in a row (``runtime_support.spark.stages.REPEAT_ROW_SCHEMA``)
     repeats: bool = False
 
 
@@ -69,11 +69,11 @@ def graph_expr(
 
 
 GRAPH_IMPORTS = (
-    "runtime_support.graph:GraphSpec",
-    "runtime_support.graph:NodeSpec",
+    "runtime_support.tremor.graph:GraphSpec",
+    "runtime_support.tremor.graph:NodeSpec",
 )
 
 NATIVE_IMPORTS = (
-    "runtime_support.native_typed:read_native",
-    "runtime_support.native_typed:with_native_rows",
+    "runtime_support.spark.typed_plan:read_native",
+    "runtime_support.spark.typed_plan:with_native_rows",
 )

@@ -6,6 +6,7 @@ parts went through ``repr()`` or ``names.py``; the template only loops and place
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -52,16 +53,23 @@ RUN_DOC = (
 )
 
 
+def isort_key(name: str) -> tuple[int, str]:
+    """isort's (and ruff's) order of imported names: constants, then classes, then the rest."""
+    return (0 if name.isupper() else 1 if name[:1].isupper() else 2, name)
+
+
 def import_lines(imports: tuple[str, ...]) -> list[str]:
-    """``import sys`` and the standard-library imports, then ``pyspark``, then the
-    ``from runtime_support… import a, b`` lines: sorted, one per module, groups apart."""
+    """``import sys`` and the standard-library imports, then ``pyspark``, sorted, one line per
+    module, then the one ``from runtime_support import a, b`` statement of every runtime name
+    (whichever module defines it: the package exports them all), groups apart."""
     by_module: dict[str, set[str]] = {}
     for item in imports:
         module, name = item.split(":")
-        by_module.setdefault(module, set()).add(name)
-    groups: dict[str, list[str]] = {"stdlib": ["import sys"], "pyspark": [], "runtime_support": []}
+        top = module.split(".")[0]
+        by_module.setdefault(RUNTIME if top == RUNTIME else module, set()).add(name)
+    groups: dict[str, list[str]] = {"stdlib": ["import sys"], "pyspark": [], RUNTIME: []}
     for module in sorted(by_module):
-        line = f"from {module} import {', '.join(sorted(by_module[module]))}"
+        line = f"from {module} import {', '.join(sorted(by_module[module], key=isort_key))}"
         top = module.split(".")[0]
         groups[top if top in groups else "stdlib"].append(line)
     lines: list[str] = []
@@ -70,12 +78,26 @@ def import_lines(imports: tuple[str, ...]) -> list[str]:
     return lines[:-1]
 
 
+RUNTIME = "runtime_support"
+_RUNTIME_IMPORT = re.compile(r"^from runtime_support import (\([^)]*\)|.*)$", re.M)
+
+
+def with_runtime_names(job: str, *names: str) -> str:
+    """``job`` (rendered) whose ``from runtime_support import …`` statement also imports
+    ``names``, all sorted on one line (the caller formats the job again)."""
+    found = _RUNTIME_IMPORT.search(job)
+    assert found, "every rendered job imports from runtime_support"
+    listed = {name.strip() for name in found.group(1).strip("()").split(",")} - {""}
+    line = f"from runtime_support import {', '.join(sorted(listed | set(names), key=isort_key))}"
+    return job[: found.start()] + line + job[found.end() :]
+
+
 def render_job(parts: JobParts, job_name: str = "job.py") -> str:
     """The job's source text, not yet formatted (deterministic: same parts ⇒ same bytes)."""
     imports = (
         *parts.imports,
         *parts.plan["plan_imports"],  # type: ignore[misc]
-        "runtime_support.job:run_job_cli",
+        "runtime_support.spark.job_cli:run_job_cli",
     )
     if parts.native:  # it reads its input with read_native
         imports = tuple(item for item in imports if item != READ_INPUT)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from runtime_support.highlight import expand_lines
+from runtime_support.tremor.highlight import expand_lines
 
 from ..ast import script as ast
 from ..source import Source, Span
@@ -26,14 +26,14 @@ INDENT = "    "
 # Runtime modules generated scripts may import from, in priority order: a name exported by
 # several of them comes from the first. What each exports is its ``__all__`` (the contract).
 RUNTIME_MODULES = (
-    "runtime_support.ops",
-    "runtime_support.paths",
-    "runtime_support.jsonio",
-    "runtime_support.errors",
-    "runtime_support.script_rt",
-    "runtime_support.patching",
-    "runtime_support.stdlib.registry",
-    "runtime_support.extractors",
+    "runtime_support.tremor.value_ops",
+    "runtime_support.tremor.paths",
+    "runtime_support.tremor.jsonio",
+    "runtime_support.tremor.errors",
+    "runtime_support.tremor.script_rt",
+    "runtime_support.tremor.patching",
+    "runtime_support.tremor.stdlib.registry",
+    "runtime_support.tremor.extractors",
 )
 
 

@@ -8,7 +8,7 @@ effect. Clause-scoped names (``x = pattern``) get fresh identifiers.
 
 from __future__ import annotations
 
-from runtime_support.script_rt import LITERAL_RUN
+from runtime_support.tremor.script_rt import LITERAL_RUN
 
 from ..ast import script as ast
 from .pybase import INDENT

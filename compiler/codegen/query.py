@@ -23,7 +23,7 @@ from .stages import job_graph, plan_context
 
 Link = tuple[tuple[str, str], tuple[str, str]]
 ERROR_LOG = "error_log"
-OPERATORS = "runtime_support.operators:builtin_operator"
+OPERATORS = "runtime_support.tremor.builtin_operators:builtin_operator"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def _script_factory(node: G.ScriptNode, em: Emitter) -> str:
     ]
     if named:
         extra.append(f"named={{{', '.join(named)}}}")
-    em.imports.update(("functools:partial", "runtime_support.graph:script_operator"))
+    em.imports.update(("functools:partial", "runtime_support.tremor.graph:script_operator"))
     return f"partial(script_operator, {entry}, {src}, {sites}, {', '.join(extra)})"
 
 
@@ -66,29 +66,31 @@ def render_node(node: G.GraphNode, em: Emitter) -> NodeCode:
     """The ``NodeSpec`` pieces of one node (its code blocks go to ``em``)."""
     planned = plan_node(node)
     if isinstance(node, G.PortNode | G.StreamNode):
-        em.imports.add("runtime_support.graph:Passthrough")
+        em.imports.add("runtime_support.tremor.graph:Passthrough")
         return NodeCode(name=node.name, factory="Passthrough", stateful=False, label=planned.label)
     keyer = entry = ""
     if isinstance(node, G.ScriptNode):
         factory = _script_factory(node, em)
     elif isinstance(node, G.OperatorNode) and node.always_out:
-        em.imports.add("runtime_support.graph:Passthrough")
+        em.imports.add("runtime_support.tremor.graph:Passthrough")
         factory = "Passthrough"
     elif isinstance(node, G.OperatorNode) and node.routes_only:
-        em.imports.update(("runtime_support.operators:BucketRoute", "functools:partial"))
+        em.imports.update(
+            ("runtime_support.tremor.builtin_operators:BucketRoute", "functools:partial")
+        )
         factory = f"partial(BucketRoute, {node.config!r})"
     elif isinstance(node, G.OperatorNode):
         em.imports.update((OPERATORS, "functools:partial"))
         factory = f"partial(builtin_operator, {node.kind!r}, {node.config!r})"
         if isinstance(node.scope, Keyed):
-            em.imports.add("runtime_support.operators:bucket_key")
+            em.imports.add("runtime_support.tremor.builtin_operators:bucket_key")
             keyer = "bucket_key"
     elif isinstance(node, G.SelectNode):
         spec = select_spec(node, em)
-        em.imports.update(("functools:partial", "runtime_support.select:select_operator"))
+        em.imports.update(("functools:partial", "runtime_support.tremor.select:select_operator"))
         factory = f"partial(select_operator, {spec})"
         if isinstance(node.scope, Keyed):
-            em.imports.add("runtime_support.select:select_keys")
+            em.imports.add("runtime_support.tremor.select:select_keys")
             keyer = f"partial(select_keys, {spec})"
             entry = entry_field(node)
     else:

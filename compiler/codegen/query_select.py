@@ -76,7 +76,7 @@ class Emitter:
     def script(self, code: G.Embedded, *parts: str) -> str:
         """Generate ``code`` in a scope named by ``parts``: ``Code(entry, SITES, SOURCE)``."""
         entry, sites, src = self.script_entry(code, *parts)
-        self.imports.add("runtime_support.windows:Code")
+        self.imports.add("runtime_support.tremor.windows:Code")
         return f"Code({entry}, {sites}, {src})"
 
     def script_entry(
@@ -103,7 +103,7 @@ def _prefixes(name: str) -> list[str]:
 
 def group_code(group: G.Group, em: Emitter, node: str, role: str = "group_by") -> str:
     """``GroupSpec(...)`` source for a ``group by`` (set items are ``group_by_1``, …)."""
-    em.imports.add("runtime_support.select:GroupSpec")
+    em.imports.add("runtime_support.tremor.select:GroupSpec")
     if group.kind == "set":
         items = ", ".join(
             group_code(item, em, node, f"{role}_{i}") for i, item in enumerate(group.items, 1)
@@ -131,14 +131,14 @@ def window_code(window: G.Window, em: Emitter, node: str) -> str:
         parts.append(f"slide={window.slide!r}")
     if window.lateness:
         parts.append(f"lateness={window.lateness!r}")
-    em.imports.add("runtime_support.windows:WindowSpec")
+    em.imports.add("runtime_support.tremor.windows:WindowSpec")
     return f"WindowSpec({', '.join(parts)})"
 
 
 def entry_field(select: G.SelectNode) -> str:
     """The top-level event field that is a keyed select's one group component (``group by
     event.f`` or ``group by set(event.f)``), else "": a batch run may read its shuffle key in
-    the JVM (``runtime_support.keyed_entry``)."""
+    the JVM (``runtime_support.spark.entry_keys``)."""
     group = select.group
     if group is not None and group.kind == "set" and len(group.items) == 1:
         group = group.items[0]
@@ -185,7 +185,7 @@ def select_spec(select: G.SelectNode, em: Emitter) -> str:
         parts.append(f"error_spans={spans!r}")
     name = em.constant(node)
     em.blocks.append(f"{name} = SelectSpec({', '.join(parts)})\n")
-    em.imports.add("runtime_support.select:SelectSpec")
+    em.imports.add("runtime_support.tremor.select:SelectSpec")
     return name
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 
-from runtime_support.ports import METRICS_PORT
+from runtime_support.spark.ports import METRICS_PORT
 
 from ..plan import initial_plan
 from ..plan.model import Plan, PlanNode, Stage, show_partitioning
@@ -114,19 +114,18 @@ def plan_context(plan: Plan, no_input_meta: tuple[str, ...] = ()) -> dict[str, o
     }
 
 
-READ_INPUT = "runtime_support.spark_exec:event_columns"
+READ_INPUT = "runtime_support.spark.plan:event_columns"
 #: What the plan functions may call: ``(name in the code, "module:name")``.
 CALLS = (
     ("StorageLevel.", "pyspark:StorageLevel"),
     ("F.", "pyspark.sql:functions as F"),
-    ("map_in_arrow(", "runtime_support.columns_once:map_in_arrow"),
-    ("entry_rows(", "runtime_support.keyed_entry:entry_rows"),
-    ("passthroughs(", "runtime_support.spark_exec:passthroughs"),
-    ("python_splits(", "runtime_support.spark_exec:python_splits"),
-    ("REPEAT_ROW_SCHEMA", "runtime_support.stages:REPEAT_ROW_SCHEMA"),
-    (" ROW_SCHEMA", "runtime_support.stages:ROW_SCHEMA"),
-    ("stage_mapper(", "runtime_support.stages:stage_mapper"),
-    ("state_stage(", "runtime_support.stream_state:state_stage"),
+    ("entry_rows(", "runtime_support.spark.entry_keys:entry_rows"),
+    ("passthroughs(", "runtime_support.spark.plan:passthroughs"),
+    ("python_splits(", "runtime_support.spark.plan:python_splits"),
+    ("REPEAT_ROW_SCHEMA", "runtime_support.spark.stages:REPEAT_ROW_SCHEMA"),
+    (" ROW_SCHEMA", "runtime_support.spark.stages:ROW_SCHEMA"),
+    ("stage_mapper(", "runtime_support.spark.stages:stage_mapper"),
+    ("state_stage(", "runtime_support.spark.state_store:state_stage"),
 )
 
 
@@ -137,15 +136,15 @@ def _imports(code: str, refuses: bool, reads: bool) -> tuple[str, ...]:
     return (
         *found,
         *((READ_INPUT,) if reads else ()),
-        "runtime_support.port_frames:port_frames",
-        "runtime_support.spark_exec:stream_outputs",
-        "runtime_support.stages:StageSpec",
-        *(("runtime_support.spark_exec:refuse_input_meta",) if refuses else ()),
+        "runtime_support.spark.port_frames:port_frames",
+        "runtime_support.spark.plan:stream_outputs",
+        "runtime_support.spark.stages:StageSpec",
+        *(("runtime_support.spark.plan:refuse_input_meta",) if refuses else ()),
     )
 
 
 def _schema(stage: Stage) -> str:
-    """The name of the stage's row schema in the job (``runtime_support.stages``)."""
+    """The name of the stage's row schema in the job (``runtime_support.spark.stages``)."""
     return "REPEAT_ROW_SCHEMA" if stage.repeats else "ROW_SCHEMA"
 
 
@@ -179,9 +178,9 @@ def _batch_code(plan: Plan, index: int) -> list[str]:
     if stage.entry is not None:
         return [
             'parts = int(spark.conf.get("spark.sql.shuffle.partitions"))',
-            f"{name} = map_in_arrow(entry_rows(events, {stage.entry[1]!r}, parts)"
-            '.repartition("part").sortWithinPartitions("seq").drop("part", "stream"), '
-            f'{_mapper(index, "flush_at_end", ", parts")}, {schema})',
+            f"{name} = entry_rows(events, {stage.entry[1]!r}, parts)"
+            '.repartition("part").sortWithinPartitions("seq").drop("part", "stream")'
+            f'.mapInArrow({_mapper(index, "flush_at_end", ", parts")}, {schema})',
         ]
     if _reads(plan, stage):
         order = ("seq", "stream")
@@ -202,7 +201,7 @@ def _batch_code(plan: Plan, index: int) -> list[str]:
             "if flush_at_end:",
             f"    {name} = {source}.mapInArrow({_mapper(index, 'True', graph=graph)}, {schema})",
             "else:",
-            f"    {name} = map_in_arrow({ordered}, {_mapper(index, 'False')}, {schema})",
+            f"    {name} = {ordered}.mapInArrow({_mapper(index, 'False')}, {schema})",
         ]
     else:
         if stage.kind == "single":
@@ -211,7 +210,7 @@ def _batch_code(plan: Plan, index: int) -> list[str]:
             source += _sorted(order)
         elif stage.kind == "hash":
             source += f'.repartition("key"){_sorted(order)}'
-        lines = [f"{name} = map_in_arrow({source}, {_mapper(index, 'flush_at_end')}, {schema})"]
+        lines = [f"{name} = {source}.mapInArrow({_mapper(index, 'flush_at_end')}, {schema})"]
     if stage.persist:
         lines.append(f"{name} = {name}.persist(StorageLevel.MEMORY_AND_DISK)")
     return lines
@@ -229,7 +228,7 @@ def _stream_code(plan: Plan, index: int) -> list[str]:
         source = "events" if reads else _fed(plan, stage, index)
         return [f"{name} = state_stage({source}, GRAPH, STAGES, {index}, streaming)"]
     source = "events.repartition(streaming.shards)" if reads else _fed(plan, stage, index)
-    return [f"{name} = map_in_arrow({source}, {_mapper(index, 'False')}, {schema})"]
+    return [f"{name} = {source}.mapInArrow({_mapper(index, 'False')}, {schema})"]
 
 
 def _comment(plan: Plan, index: int) -> list[str]:
@@ -241,8 +240,9 @@ def _comment(plan: Plan, index: int) -> list[str]:
         lines += textwrap.wrap(
             f"A batch run reads the input rows here: Spark's JSON reader reads event."
             f"{stage.entry[1]}, entry_rows sends each group to partition crc32(group) mod the "
-            "shuffle partitions (checked against the decoded event: runtime_support.keyed_entry),"
-            " each key's events in arrival order (seq); a streaming run reads "
+            "shuffle partitions (checked against the decoded event: "
+            "runtime_support.spark.entry_keys), each key's events in arrival order (seq); "
+            "a streaming run reads "
             f"{plan.stages[stage.inputs[0]].name}'s rows, one per group.",
             WIDTH,
         )
@@ -257,7 +257,7 @@ def _comment(plan: Plan, index: int) -> list[str]:
         lines += textwrap.wrap(
             f"With flush_at_end (the default) batches {names} are invisible (only sinks that "
             "do not read $ see them, each event once, in order): the stage runs on its input's "
-            "partitions with them as passthroughs (not map_in_arrow: a new graph each run, "
+            "partitions with them as passthroughs (not a cached mapInArrow: a new graph each run, "
             "whose UDF is never reused). Without it, one partition: every event in Tremor's "
             "order (seq, path); an unfinished batch is not written.",
             WIDTH,
@@ -277,7 +277,7 @@ def _comment(plan: Plan, index: int) -> list[str]:
     if stage.repeats:
         lines += textwrap.wrap(
             "An event's equal outputs in a row (one per group) leave Python as one row with a "
-            "repeat count; the JVM expands it (runtime_support.port_frames).",
+            "repeat count; the JVM expands it (runtime_support.spark.port_frames).",
             WIDTH,
         )
     if stage.persist:

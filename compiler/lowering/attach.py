@@ -1,16 +1,17 @@
 """Add the native pre-filter to a rendered job (when ``prefilter.default_drop_plan`` has one).
 
 The job keeps its graph; one statement after it wraps the graph with
-``runtime_support.native.with_native_prefilter`` (the IR goes in through ``repr()``: plain
-tuples, strings, ints, bools and None), and the import joins the sorted ``runtime_support``
-import group (every rendered job has one).
+``runtime_support.spark.prefilter.with_native_prefilter`` (the IR goes in through ``repr()``:
+plain tuples, strings, ints, bools and None), and its name joins the job's one ``from
+runtime_support import …`` statement.
 """
 
 from __future__ import annotations
 
+from ..codegen.job import with_runtime_names
 from .predicate import IR
 
-IMPORT = "from runtime_support.native import with_native_prefilter"
+IMPORT = "with_native_prefilter"
 ANCHOR = "\n\ndef run_pipeline("
 
 
@@ -18,11 +19,7 @@ def attach_prefilter(job: str, stream: str, ir: IR, variant: bool = False) -> st
     """``job`` whose graph drops, natively, the events of ``stream`` for which ``ir`` is TRUE
     (``variant``: by the variant lowering, which builds never use; the differential tests do);
     the text is not reformatted (``codegen.build.build_job`` formats a job once)."""
-    lines = job.split("\n")
-    ours = [i for i, line in enumerate(lines) if line.startswith("from runtime_support.")]
-    first, last = ours[0], ours[-1]
-    lines[first : last + 1] = sorted([*lines[first : last + 1], IMPORT])
-    text = "\n".join(lines)
+    text = with_runtime_names(job, IMPORT)
     block = (
         "\n\n# Native pre-filter: events the program provably drops never reach Python.\n"
         f"GRAPH = with_native_prefilter(GRAPH, {stream!r}, {ir!r}{', variant=True' * variant})\n"

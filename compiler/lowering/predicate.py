@@ -1,7 +1,7 @@
 """Lower tremor-script boolean tests over ``event`` to the three-valued native IR.
 
-The IR (interpreted by ``runtime_support.native``) is nested tuples of plain values, so a job
-embeds it with ``repr()``. Every IR predicate evaluates per event to TRUE or FALSE only when the
+The IR (interpreted by ``runtime_support.spark.prefilter``) is nested tuples of plain values, so a
+job embeds it with ``repr()``. Every IR predicate evaluates per event to TRUE or FALSE only when the
 Python backend provably gives that boolean (no error), and to NULL ("unknown") otherwise; a
 caller may act natively on TRUE/FALSE and must send NULL rows to the Python backend.
 
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from ..ast import script as S
 
 if TYPE_CHECKING:
-    from runtime_support.stdlib import registry
+    from runtime_support.tremor.stdlib import registry
 
 IR = tuple
 I64 = (-(2**63), 2**63 - 1)
@@ -143,7 +143,8 @@ def lower_value(expr: S.Expr) -> IR:
 def native_function(call: S.Call) -> registry.Function:
     """The registry entry of a resolved std call that lowers natively (NotNative otherwise).
     The registry is imported here, not with the module: most builds lower no call."""
-    from runtime_support.stdlib import registry
+    import runtime_support.spark.std_native  # noqa: F401  (attaches the lowerings)
+    from runtime_support.tremor.stdlib import registry
 
     fn = registry.lookup("::".join((*call.module, call.name)))
     if fn is None or fn.aggregate:

@@ -1,6 +1,6 @@
 """Lower a whole script over a typed input event (a declared schema) to the typed plan IR.
 
-The plan is a decision tree (interpreted by ``runtime_support.native_typed``) over the parsed
+The plan is a decision tree (interpreted by ``runtime_support.spark.typed_plan``) over the parsed
 input struct; it is plain tuples, embedded in the job with ``repr()``::
 
     ("leaf", port | None, value, checks)   emit ``value`` (a struct, or ``("extend", entries)``:

@@ -8,13 +8,13 @@ Otherwise the job is the plain Python one and ``tremorc dbg lowering --schema`` 
 
 from __future__ import annotations
 
+from ..codegen.job import with_runtime_names
 from ..ir import Deployment
 from ..ir import graph as G
 from .predicate import NotNative
 from .schema import root_ddl
 from .typed import typed_plan
 
-IMPORT = "from runtime_support.native_typed import read_native, with_native_rows"
 ANCHOR = "\n\ndef run_pipeline("
 
 
@@ -77,8 +77,8 @@ def _through(bucket: str, graph: G.PipelineGraph, outs: dict[str, str]) -> str:
 def attach_typed(job: str, stream: str, schema: tuple, tree: tuple) -> str:
     """``job`` (rendered with its native hooks) whose graph runs ``tree`` natively; the text is
     not reformatted (``codegen.build.build_job`` formats a job once)."""
-    assert IMPORT in job and ANCHOR in job, "a job rendered with native hooks"
-    text = job.replace(IMPORT, IMPORT + ", with_typed_plan")
+    assert "with_native_rows" in job and ANCHOR in job, "a job rendered with native hooks"
+    text = with_runtime_names(job, "with_typed_plan")
     block = (
         "\n\n# Typed plan (built with --schema): events that fit the schema run as Spark Columns.\n"
         f"GRAPH = with_typed_plan(GRAPH, {stream!r}, {root_ddl(schema)!r}, {tree!r})\n"

@@ -4,17 +4,17 @@ A batch collects ``count`` events (or those that arrived within ``timeout`` of t
 their ingest time) into one batch event; a sink writes each event of a batch on its own, in
 order. The end-of-input tick flushes an unfinished batch only when it has a ``timeout`` (no more
 than 2**63 ns: the tick's ``now`` is 2**64 - 1 and an ingest time is a signed long;
-``runtime_support.operators.Batch.tick``); without one its last events are never written, as in
-Tremor. With a timeout and the flush every event the batch receives leaves it exactly once, in
-arrival order, so what a sink writes is what it would write with no batch at all -- *if* the
-batch events reach only sinks, and only sinks that do not read ``$`` (a batch event's metadata
+``runtime_support.tremor.builtin_operators.Batch.tick``); without one its last events are never
+written, as in Tremor. With a timeout and the flush every event the batch receives leaves it exactly
+once, in arrival order, so what a sink writes is what it would write with no batch at all -- *if*
+the batch events reach only sinks, and only sinks that do not read ``$`` (a batch event's metadata
 is the batch's), and if nothing else writes to those sinks (a row of another producer would land
 between the batch's rows at a different place). This pass proves the part the pipeline can see
 and marks the node ``flush_transparent``; the planner (``compiler/plan/job_phases.py``) checks
 the rest (which sinks read ``$``, other producers outside the pipeline, exit sinks, counted runs,
 the input streams, the batch's stage) and then, when the run flushes, the job's ``batch_plan``
 runs the batch's stage in parallel with the batch as a passthrough
-(``runtime_support.spark_exec.passthroughs``).
+(``runtime_support.spark.plan.passthroughs``).
 
 Invariant: a node is marked only when it has such a timeout and every path out of it leads,
 through ports and streams only (passthroughs), to the pipeline's output ports, and every link

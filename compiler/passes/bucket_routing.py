@@ -8,12 +8,12 @@ in the same order, the limit changes nothing the job writes, so only the class c
 the scripts that produce the bucket's events (an abstract run over their ``$class`` / ``$rate``
 assignments and port-valued locals, :mod:`compiler.passes.bucket_meta`) and marks the node
 ``routes_only``: it then keeps no state (stateless scope, no shuffle) and runs as
-:class:`runtime_support.operators.BucketRoute`.
+:class:`runtime_support.tremor.builtin_operators.BucketRoute`.
 
 The pipeline's input metadata is unknown unless the caller says its events carry none
 (``input_meta_empty``: a ``.trickle`` job, whose CLI reads JSON lines with no metadata). A
 bucket proven only thanks to that is also marked ``assumes_no_input_meta``; the generated job
-then refuses input DataFrames with a ``meta`` column (``runtime_support.spark_exec``).
+then refuses input DataFrames with a ``meta`` column (``runtime_support.spark.plan``).
 
 When every event that can reach the bucket is also proven to carry a string ``$class`` and an
 int ``$rate`` (:func:`~compiler.passes.bucket_meta.always_classed`), the route is ``out`` for

@@ -17,9 +17,10 @@ This is tremorc's one constant evaluator, with Tremor's one rule (its ``ConstFol
 as a constant (troy and trickle ``args``/``with`` values, connector, operator and window
 configs, ``state``). Both call only Tremor's ``const`` std functions, plus, for constants, the
 std functions Tremor writes in tremor-script (folded upstream when their body is constant).
-An impure function (clock, host, randomness, the event; ``runtime_support.stdlib._table.IMPURE``)
-never runs at build time: where a constant is needed it is Tremor's "not constant" error, in
-troy as in trickle, so two builds of one source give the same bytes.
+An impure function (clock, host, randomness, the event;
+``runtime_support.tremor.stdlib._table.IMPURE``) never runs at build time: where a constant is
+needed it is Tremor's "not constant" error, in troy as in trickle, so two builds of one source give
+the same bytes.
 
 >>> from compiler.source import Source
 >>> lit = lambda v: ast.Literal(value=v)
@@ -35,10 +36,10 @@ import dataclasses
 import math
 from typing import Any
 
-from runtime_support.errors import TremorError
-from runtime_support.jsonio import interp_str
-from runtime_support.ops import binary, unary
-from runtime_support.paths import get_field, get_index, get_range
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.jsonio import interp_str
+from runtime_support.tremor.paths import get_field, get_index, get_range
+from runtime_support.tremor.value_ops import binary, unary
 
 from ..ast import script as ast
 from ..ast.common import Node, child_fields, with_subclasses
@@ -64,7 +65,7 @@ def _registry() -> Any:
     table :mod:`.stdlib_names` answers whether there is one), or None while it cannot be
     imported."""
     try:
-        from runtime_support.stdlib import registry
+        from runtime_support.tremor.stdlib import registry
     except ImportError:  # pragma: no cover - only while the stdlib is incomplete
         return None
     return registry

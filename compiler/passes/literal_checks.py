@@ -67,7 +67,7 @@ def check_literals(tree: S.Node, source: Source) -> S.Node:
                 )
         elif isinstance(node, S.Extractor):
             # Imported here: most programs hold no extractor (grok, dissect, … load at first use).
-            from runtime_support.extractors import ExtractorError, compile_extractor
+            from runtime_support.tremor.extractors import ExtractorError, compile_extractor
 
             try:
                 compile_extractor(node.name.lower(), node.rule)

@@ -41,7 +41,7 @@ def _err(message: str, span: Span, source: Source, **kw: object) -> CompileError
 
 
 def _context(source: Source, span: Span, before: int = 2, after: int = 2) -> Span:
-    from runtime_support.highlight import expand_lines
+    from runtime_support.tremor.highlight import expand_lines
 
     start, end = expand_lines(source.text, (span.start, span.end), before, after)
     return Span(start, end)
@@ -129,7 +129,7 @@ def check_aggregates(select: Q.Select, source: Source) -> None:
     only for a select that calls an aggregate)."""
     for node in select.target.walk():
         if isinstance(node, S.Call) and tuple(node.module) in AGGR_MODULES:
-            from runtime_support.stdlib import registry
+            from runtime_support.tremor.stdlib import registry
 
             name = "::".join((*node.module, node.name))
             fn = registry.lookup(name)

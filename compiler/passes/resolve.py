@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from runtime_support.highlight import expand_lines
+from runtime_support.tremor.highlight import expand_lines
 
 from ..ast import script as ast
 from ..ast.common import Node, transform

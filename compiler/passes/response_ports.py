@@ -1,7 +1,7 @@
 """Connections from a sink connector's response ports (``elastic``'s ``out``/``err``): what a
 batch job runs exactly, or a CompileError at the connect naming why not.
 
-A batch job runs the flow in two passes (runtime_support/flow_answers.py): the pipelines fed by
+A batch job runs the flow in two passes (runtime_support/flows/answers.py): the pipelines fed by
 the real sources, then, from the bulk responses, the pipelines fed by the response ports. That
 is Tremor's result when no pipeline downstream of a response port also gets events from a
 source (its state would be split between the passes) and none of them feeds a connector that
@@ -18,7 +18,7 @@ from ..source import Source
 #: Sink kinds whose ``out``/``err`` ports carry responses (the runtime's ``responses`` sinks).
 RESPONDERS = frozenset({"dns_client", "elastic", "kv"})
 #: Source kinds whose events come in the second pass too: ``metrics`` emits the first pass's
-#: final event counts (runtime_support/connectors/metrics.py).
+#: final event counts (runtime_support/io/connectors/metrics.py).
 SECOND_PASS = RESPONDERS | {"metrics"}
 
 

@@ -8,7 +8,7 @@ consts), ``behaviour`` (unreachable ``case _``, contradictory record-pattern tes
 
 from __future__ import annotations
 
-from runtime_support.highlight import expand_lines
+from runtime_support.tremor.highlight import expand_lines
 
 from ..ast import script as S
 from ..ast.common import with_subclasses

@@ -20,7 +20,7 @@ from ..ir import graph as G
 from ..source import Source, Span
 from .query_scope import Scope, embed
 
-#: The IR window kinds built here (runtime_support.windows_ext implements the same set).
+#: The IR window kinds built here (runtime_support.tremor.windows_ext implements the same set).
 EXT_KINDS = frozenset({"sliding_size", "sliding_interval", "session", "event_interval"})
 #: The most windows one event of a sliding window may belong to (``ceil(amount / slide)``).
 MAX_OVERLAP = 10_000

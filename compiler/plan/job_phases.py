@@ -10,10 +10,10 @@ Rules, in phase order:
   input lines); a stage whose only downstream stage is keyed sends its job outputs along with
   its events (``carry``) rather than making Spark compute or keep it twice; a stage read by
   several downstream stages, or by one and the job's ports, is persisted (its ports alone are
-  read in one pass, or kept by the caller: ``runtime_support.port_frames``); with ``counted``
+  read in one pass, or kept by the caller: ``runtime_support.spark.port_frames``); with ``counted``
   every stage is;
 - :func:`keyed_entries`: a keyed stage that a batch run feeds straight from the input (the JVM
-  reads the shuffle key, ``runtime_support.keyed_entry``), bypassing the source stage;
+  reads the shuffle key, ``runtime_support.spark.entry_keys``), bypassing the source stage;
 - :func:`flush_transparent`: a single stage whose only stateful members are flush-transparent
   batches (:mod:`compiler.passes.batch_flush`) whose batch events reach only job outputs that
   no other node feeds and whose sinks do not read ``$``, from one input stream, in a job that
@@ -21,7 +21,7 @@ Rules, in phase order:
   the run flushes;
 - :func:`mark_repeats`: a source stage that feeds no other stage and holds a select that emits
   an event's output once per group sends equal outputs in a row as one row with a count (the
-  JVM expands it, ``runtime_support.port_frames``);
+  JVM expands it, ``runtime_support.spark.port_frames``);
 - :func:`name_stages`: each stage is named after what it runs (a Python identifier made of
   its root's kind and name, never raw user text).
 """
@@ -137,7 +137,7 @@ def _links(plan: Plan) -> list[tuple[str, str]]:
 
 def keyed_entries(plan: Plan) -> Plan:
     """Each keyed stage that a batch run may feed straight from the input gets ``entry``
-    (``runtime_support.keyed_entry``: the JVM reads the shuffle key), and the source stage it
+    (``runtime_support.spark.entry_keys``: the JVM reads the shuffle key), and the source stage it
     skips ``bypassed``: the job's one input stream, alone in the source stage with nodes that
     nothing feeds, is linked only to a select of that stage grouped by one top-level event
     field, and that stage has no other input. Not when the job counts its events."""
@@ -269,7 +269,6 @@ RESERVED = frozenset(
         "events",
         "flush_at_end",
         "inputs",
-        "map_in_arrow",
         "native_rows",
         "parts",
         "passthroughs",

@@ -1,7 +1,7 @@
 """Aggregate functions (``aggr::stats::*``, ``aggr::win::*``, TREMOR.md §2.4).
 
 Invariant: every aggregate Tremor has is listed with its arity and its class in
-``runtime_support.aggregates`` (``AGGREGATES`` there must agree, see tests/test_registry.py).
+``runtime_support.tremor.aggregates`` (``AGGREGATES`` there must agree, see tests/test_registry.py).
 Aggregates live in a window's group, so their scope is that of the select.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .common import Entry, Registry
 
-RT = "runtime_support.aggregates."
+RT = "runtime_support.tremor.aggregates."
 
 _ROWS = (
     ("aggr::stats::count", "Count", "0", "integer count"),

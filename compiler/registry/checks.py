@@ -50,7 +50,7 @@ def check_processor_config(
 ) -> None:
     """What the runtime's processor makes of ``config`` (a one-byte separator, a level in the
     algorithm's range, …): its error, Tremor's message, as a CompileError at the processor."""
-    from runtime_support.processors import ProcessorError, make_postprocessor, make_preprocessor
+    from runtime_support.io.processors import ProcessorError, make_postprocessor, make_preprocessor
 
     make = make_preprocessor if registry is PREPROCESSORS else make_postprocessor
     try:

@@ -1,7 +1,7 @@
 """Codecs (a connector's ``codec``, TREMOR.md §6.1).
 
 Invariant: every codec Tremor ships is listed; the supported ones are implemented by
-``runtime_support.codecs`` and ``runtime_support.codec_impls`` (the ``CODECS`` table mirrors the
+``runtime_support.io.codecs`` and ``runtime_support.io.codecs`` (the ``CODECS`` table mirrors the
 factories, see tests/test_registry.py) and declare the config keys they honour.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from .common import Entry, Key, Registry
 
-RT = "runtime_support.codecs."
-IMPL = "runtime_support.codec_impls."
+RT = "runtime_support.io.codecs."
+IMPL = "runtime_support.io.codecs."
 
 _SUPPORTED = (
     Entry(
@@ -147,8 +147,8 @@ def check_codec_use(kind: str, name: str, config: Any) -> str | None:
             f"with the schema of the topic's subject `<topic>-value`), not at `{kind}`; use "
             "`avro` with the schema in its config"
         )
-    from runtime_support.codec_impls.common import CodecError
-    from runtime_support.codec_impls.confluent import check_url
+    from runtime_support.io.codecs.common import CodecError
+    from runtime_support.io.codecs.confluent import check_url
 
     try:
         check_url(config)

@@ -1,7 +1,8 @@
 """Connector kinds (``define connector x from <kind>``, TREMOR.md §6.3) and their ``config``.
 
 Invariant: every kind Tremor ships is listed; the supported ones name their runtime factories
-(``runtime_support.connectors.SOURCES`` / ``SINKS`` must agree, see tests/test_registry.py) and
+(:data:`SOURCE_FACTORIES` / :data:`SINK_FACTORIES`: the one table of which runtime code builds a
+kind; a job's ``ConnectorSpec`` carries the names, tests/test_registry.py imports each) and
 declare exactly the ``config`` keys the runtime honours; a key Tremor has that the runtime would
 ignore is declared with a ``reason`` and rejected.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime_support.connectors.kafka_options import (
+from runtime_support.io.connectors.kafka_options import (
     OptionError,
     consumer_options,
     producer_options,
@@ -26,7 +27,7 @@ from .kv import KV
 from .net_connectors import NET_ENTRIES, NET_SINK_FACTORIES, NET_SOURCE_FACTORIES
 from .time_connectors import TIME_ENTRIES, TIME_SOURCE_FACTORIES
 
-RT = "runtime_support.connectors."
+RT = "runtime_support.io.connectors."
 
 #: The top-level ``with`` keys of a connector definition and what a batch job does with them.
 WITH_KEYS = (
@@ -301,13 +302,13 @@ _SUPPORTED = (
                 Key(name="chunk_size", type="unsigned", rejected=FILE_CHUNK),
                 Key(name="single_file", type="bool", default=False, doc=FILE_SINGLE),
             ),
-            factory=RT + "file.FileSource",
+            factory=RT + "file.source_for",
             ports=("out", "err", "in"),
             doc="source (mode `read`) or sink",
         ),
         Entry(
             name="metrics",
-            factory=RT + "metrics.MetricsSource",
+            factory=RT + "metrics_stream.MetricsSource",
             ports=("out", "err"),
             doc=METRICS_DOC,
         ),
@@ -337,7 +338,7 @@ _LATER = "tremorc does not implement it yet"
 _NOT_BUILT = (
     "not built yet: tremorc's network connectors are udp_server/udp_client, tcp_server/tcp_client, "
     "unix_socket_server/unix_socket_client, ws_server/ws_client, http_server and http_client "
-    "(runtime_support/connectors/net)"
+    "(runtime_support/io/connectors/net)"
 )
 _CLOUD_ONLY = (
     "{} is a hosted service with no server or emulator in the registries this project installs "
@@ -365,11 +366,12 @@ CONNECTORS = Registry(
     _SUPPORTED + tuple(Entry(name=n, supported=False, reason=r) for n, r in _UNSUPPORTED.items()),
 )
 
-#: Factories of the supported kinds, per direction (the runtime's tables mirror these).
+#: Factories of the supported kinds, per direction: a job's ``ConnectorSpec`` names them
+#: (``source=``, ``sink=``), and the runtime builds its connectors with them.
 SOURCE_FACTORIES = {
-    "file": RT + "file.FileSource",
+    "file": RT + "file.source_for",
     "kafka_consumer": RT + "kafka.KafkaSource",
-    "metrics": RT + "metrics.MetricsSource",
+    "metrics": RT + "metrics_stream.MetricsSource",
     "metronome": RT + "metronome.MetronomeSource",
     "null": RT + "simple.NullConnector",
     "postgres": RT + "jdbc.PostgresSource",
@@ -383,7 +385,7 @@ SINK_FACTORIES = {
     "dns_client": RT + "dns.DnsSink",
     "elastic": RT + "elastic.ElasticSink",
     "exit": RT + "simple.ExitSink",
-    "file": RT + "file.FileSink",
+    "file": RT + "file.sink_for",
     "kafka_producer": RT + "kafka.KafkaSink",
     "kv": RT + "kv.KvSink",
     "null": RT + "simple.NullConnector",
@@ -398,7 +400,7 @@ SINK_FACTORIES = {
 def _simple(posts: Any) -> bool:
     """Only ``separate``/``remove-empty``: Spark's text writer frames the lines itself; other
     chains write part files of postprocessed bytes (no separator needed)."""
-    from runtime_support.codecs import framing_from
+    from runtime_support.io.codecs import framing_from
 
     try:
         return framing_from(posts).simple

@@ -19,7 +19,7 @@ _NAMESERVERS = (
 DNS = Entry(
     name="dns_client",
     keys=(Key(name="nameservers", type="array<string>", doc=_NAMESERVERS),),
-    factory="runtime_support.connectors.dns.DnsSink",
+    factory="runtime_support.io.connectors.dns.DnsSink",
     ports=("in", "out", "err"),
     doc="sink: each event's `$dns.lookup` resolved on the executors (dnspython, `mapInArrow`, "
     "emission order); `out` answers with the records, `err` with the failure (batch: a second "
@@ -35,7 +35,7 @@ def check_dns(
 ) -> None:
     """``dns_client`` is structured (Tremor's ``CodecReq::Structured``): no codec, and no
     processors (they would never run); each of ``nameservers`` an IP address with a port."""
-    from runtime_support.connectors.dns_lookup import parse_nameserver
+    from runtime_support.io.connectors.dns_lookup import parse_nameserver
 
     for text in (params.get("config") or {}).get("nameservers") or ():
         try:

@@ -10,7 +10,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
 
-RT = "runtime_support.connectors."
+RT = "runtime_support.io.connectors."
 _TLS = (
     "`true` (the system's CAs) or `{cafile, cert, key}`: a custom CA and a client certificate "
     "(PEM files on every executor); every node must then be `https://`"
@@ -51,7 +51,7 @@ ELASTIC = Entry(
 
 def check_elastic(config: dict[str, Any], key_span: Callable[[str], Span], source: Source) -> None:
     """``auth`` and ``tls`` of an ``elastic`` config, or a CompileError at the key."""
-    from runtime_support.connectors.net.http import auth_header
+    from runtime_support.io.connectors.net.http import auth_header
 
     try:
         auth_header(config.get("auth"), "elastic")

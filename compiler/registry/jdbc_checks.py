@@ -3,7 +3,7 @@ their key types (see :func:`check_s3` for those).
 
 Establishes: no codec or processors (they write records as rows); ``table`` and ``column`` are
 SQL identifiers and each ``columns`` entry names an identifier and a supported type (see
-``runtime_support.connectors.jdbc_types``); a ``postgres`` connector has ``table`` or ``query``,
+``runtime_support.io.connectors.jdbc_types``); a ``postgres`` connector has ``table`` or ``query``,
 ``column`` and ``columns`` not both. Otherwise a CompileError at the offending key.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from runtime_support.connectors.jdbc_types import IDENT, TABLE, parse_columns
+from runtime_support.io.connectors.jdbc_types import IDENT, TABLE, parse_columns
 
 from ..diagnostics import CompileError
 from ..source import Source, Span

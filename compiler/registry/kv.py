@@ -18,7 +18,7 @@ _PATH = (
 KV = Entry(
     name="kv",
     keys=(Key(name="path", type="string", required=True, doc=_PATH),),
-    factory="runtime_support.connectors.kv.KvSink",
+    factory="runtime_support.io.connectors.kv.KvSink",
     ports=("in", "out", "err"),
     doc="sink: command events (`$kv`) applied in emission order by one Spark task to a sqlite3 "
     "store; `out`/`err` answer each command (batch: a second pass; a stream rejects them and "

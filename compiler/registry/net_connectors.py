@@ -1,4 +1,4 @@
-"""The network connectors tremorc runs (``runtime_support.connectors.net``): their config keys,
+"""The network connectors tremorc runs (``runtime_support.io.connectors.net``): their config keys,
 and the direction check (a server source or client sink is one-way on Spark).
 
 Invariant: every config key Tremor has for these kinds is declared, honoured or ``rejected``.
@@ -17,7 +17,7 @@ from .otel_connectors import (
 )
 from .ws_connectors import WS_ENTRIES, WS_ONE_WAY, WS_SINK_FACTORIES, WS_SOURCE_FACTORIES
 
-RT = "runtime_support.connectors.net."
+RT = "runtime_support.io.connectors.net."
 
 TLS = "TLS is not implemented by tremorc's network connectors; terminate TLS in front of the job"
 URL = "`host:port` (or `scheme://host:port`)"

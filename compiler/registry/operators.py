@@ -1,17 +1,17 @@
 """Builtin operators (``define operator x from ns::name``, TREMOR.md §4).
 
 Invariant: every operator Tremor has is listed; a supported one names its
-``runtime_support.operators`` class (``OPERATORS`` there must agree, see tests/test_registry.py),
-its config keys (Tremor's serde configs: unknown keys are errors there too), its output ports and
-its state scope: ``global`` when one state sees every event in order, ``keyed`` when the state
-splits by a key no event of another key can touch.
+``runtime_support.tremor.builtin_operators`` class (``OPERATORS`` there must agree, see
+tests/test_registry.py), its config keys (Tremor's serde configs: unknown keys are errors there
+too), its output ports and its state scope: ``global`` when one state sees every event in order,
+``keyed`` when the state splits by a key no event of another key can touch.
 """
 
 from __future__ import annotations
 
 from .common import Entry, Key, Registry
 
-RT = "runtime_support.operators."
+RT = "runtime_support.tremor.builtin_operators."
 _TIMEOUT = Key(name="timeout", type="unsigned", required=True, doc="ns")
 _BACKPRESSURE = (
     _TIMEOUT,

@@ -1,4 +1,4 @@
-"""The OpenTelemetry connectors (``runtime_support.connectors.otel``): their config keys and the
+"""The OpenTelemetry connectors (``runtime_support.io.connectors.otel``): their config keys and the
 checks the runtime needs (a `host:port` url, no codec or processors).
 
 Invariant: every config key Tremor has for ``otel_server`` / ``otel_client`` is declared and
@@ -14,7 +14,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
 
-RT = "runtime_support.connectors.otel."
+RT = "runtime_support.io.connectors.otel."
 
 URL = (
     "`host:port` or `http://host:port` (default `localhost:4317`); plaintext gRPC (TLS is not "
@@ -102,7 +102,7 @@ def check_otel(
             raise CompileError(message, with_span(key), source=source)
     url = (params.get("config") or {}).get("url")
     if isinstance(url, str):
-        from runtime_support.connectors.otel.server import otel_target
+        from runtime_support.io.connectors.otel.server import otel_target
 
         try:
             otel_target(url, kind)

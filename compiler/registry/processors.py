@@ -1,7 +1,7 @@
 """Pre- and postprocessors (a connector's ``preprocessors`` / ``postprocessors``, TREMOR.md §6.2).
 
 Invariant: every processor Tremor ships is listed per direction with its config keys; the
-supported ones are built by ``runtime_support.processors`` (its PREPROCESSORS / POSTPROCESSORS
+supported ones are built by ``runtime_support.io.processors`` (its PREPROCESSORS / POSTPROCESSORS
 tables, which tests/test_registry.py holds against these), whose config errors the compile-time
 check reports at the processor (``check_processor_config``).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from .common import Entry, Key, Registry
 
-PRE = "runtime_support.processors.pre."
-POST = "runtime_support.processors.post."
+PRE = "runtime_support.io.processors.pre."
+POST = "runtime_support.io.processors.post."
 _SEPARATOR = Key(name="separator", type="string", default="\n", doc="one byte: the separator")
 _ALGORITHMS = ("gzip", "zlib", "xz2", "snappy", "lz4", "zstd", "br")
 _LEVEL = Key(

@@ -1,4 +1,4 @@
-"""``crononome`` (``runtime_support.connectors.crononome``): its config key and the check of its
+"""``crononome`` (``runtime_support.io.connectors.crononome``): its config key and the check of its
 cron entries at compile time.
 
 Invariant: an ``entries`` value the runtime would reject (an expression Tremor's cron crate
@@ -13,7 +13,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
 
-RT = "runtime_support.connectors.crononome."
+RT = "runtime_support.io.connectors.crononome."
 
 ENTRIES = (
     "`[{name, expr, payload}]`: `expr` as Tremor's cron crate reads it (`sec min hour "
@@ -35,7 +35,7 @@ TIME_SOURCE_FACTORIES = {"crononome": RT + "CrononomeSource"}
 
 def check_crononome(config: dict[str, Any], span: Span, source: Source | None) -> None:
     """The ``entries`` parse as the runtime parses them, or a CompileError at ``span``."""
-    from runtime_support.connectors.crononome import parse_entries
+    from runtime_support.io.connectors.crononome import parse_entries
 
     try:
         parse_entries(config.get("entries") or [], "crononome")

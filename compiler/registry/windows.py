@@ -34,7 +34,7 @@ WINDOWS = Registry(
             ),
             scope="keyed",
             keyed_by="group by",
-            factory="runtime_support.windows.Frame",
+            factory="runtime_support.tremor.windows.Frame",
             doc="size, interval or state windows",
         ),
         Entry(
@@ -48,7 +48,7 @@ WINDOWS = Registry(
             ),
             scope="keyed",
             keyed_by="group by",
-            factory="runtime_support.windows_ext.ExtWindow",
+            factory="runtime_support.tremor.windows_ext.ExtWindow",
             doc=f"{EXTENSION}: overlapping windows by count or time",
         ),
         Entry(
@@ -60,7 +60,7 @@ WINDOWS = Registry(
             ),
             scope="keyed",
             keyed_by="group by",
-            factory="runtime_support.windows_ext.ExtWindow",
+            factory="runtime_support.tremor.windows_ext.ExtWindow",
             doc=f"{EXTENSION}: a group's activity until a gap",
         ),
     ),

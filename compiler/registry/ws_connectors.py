@@ -1,4 +1,4 @@
-"""The websocket connectors (``runtime_support.connectors.net.ws``): their config keys.
+"""The websocket connectors (``runtime_support.io.connectors.net.ws``): their config keys.
 
 Invariant: every config key Tremor has for ``ws_server`` / ``ws_client`` is declared, honoured
 or ``rejected``.
@@ -12,7 +12,7 @@ from ..diagnostics import CompileError
 from ..source import Source, Span
 from .common import Entry, Key
 
-RT = "runtime_support.connectors.net.ws."
+RT = "runtime_support.io.connectors.net.ws."
 
 WS_TLS = (
     "TLS is not implemented by tremorc's websocket connectors; terminate TLS in front of the job"
@@ -68,8 +68,8 @@ def check_ws_url(kind: str, config: dict[str, Any], span: Span, source: Source |
     host and a port), or a CompileError at ``span``."""
     if kind not in WS_ENTRY_NAMES or not isinstance(config.get("url"), str):
         return
-    from runtime_support.connectors.net.datasource import parse_url
-    from runtime_support.connectors.net.ws import ws_url
+    from runtime_support.io.connectors.net.datasource import parse_url
+    from runtime_support.io.connectors.net.ws import ws_url
 
     try:
         parse_url(ws_url(config["url"], kind), kind, "url")

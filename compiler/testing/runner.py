@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runtime_support.jsonio import canonical_json, decode_json
+from runtime_support.tremor.jsonio import canonical_json, decode_json
 
 from ..diagnostics import CompileError
 from ..pipeline import check_source, compile_source, kind_of, read_source, warnings_of
@@ -41,7 +41,7 @@ class CaseResult:
 
 
 def _spark():
-    from runtime_support.session import get_session
+    from runtime_support.spark.session import get_session
 
     return get_session("tremorc-test")
 
@@ -54,7 +54,7 @@ def run_job_on_lines(
 ) -> list[tuple[str, Any]]:
     """Run a generated job over JSON lines (ingest_ns = line index, the harness's origin URI);
     return ``(port, value)`` pairs in emission order."""
-    from runtime_support.spark_exec import ordered_union
+    from runtime_support.spark.plan import ordered_union
 
     spark = _spark()
     module = load_job(job_text, name)
@@ -202,8 +202,8 @@ def flow_source(case: Case) -> Source:
 
 def run_flow_case(case: Case) -> str:
     """The flow's job must build and run to completion, stopped by its exit connector."""
-    from runtime_support.connectors import RunContext
-    from runtime_support.flow import run_flow
+    from runtime_support.flows.batch import run_flow
+    from runtime_support.io.connectors.base import RunContext
 
     job = compile_source(flow_source(case), "deploy").job
     module = load_job(job, case.name)

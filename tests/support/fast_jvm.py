@@ -33,7 +33,7 @@ C1_ONLY = "-XX:TieredStopAtLevel=1"
 _TRAINING = """
 import sys
 from pyspark.sql import functions as F
-from runtime_support.session import get_session
+from runtime_support.spark.session import get_session
 
 spark = get_session("tremorc-cds-training")
 lines = spark.read.text(sys.argv[1]).withColumn("seq", F.monotonically_increasing_id())

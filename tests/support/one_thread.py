@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from runtime_support.graph import END_OF_INPUT, Event, Graph, GraphSpec
-from runtime_support.jsonio import decode_json, encode_json
+from runtime_support.tremor.graph import END_OF_INPUT, Event, Graph, GraphSpec
+from runtime_support.tremor.jsonio import decode_json, encode_json
 
 HOSTS = ("alpha", "beta", "gamma")
 TAGS = ("red", "green", "blue", "cyan")

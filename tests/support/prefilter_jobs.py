@@ -15,7 +15,7 @@ from compiler.lowering.attach import attach_prefilter
 from compiler.lowering.prefilter import native_drop_plan
 from compiler.pipeline import check_program, compile_source
 from compiler.source import Source
-from runtime_support.native import narrow_keys
+from runtime_support.spark.prefilter import narrow_keys
 
 
 def prefilter_jobs(

@@ -10,8 +10,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from runtime_support import streaming
-from runtime_support.stream_state import StreamSettings
+from runtime_support.spark import stream_job as streaming
+from runtime_support.spark.state_store import StreamSettings
 
 Row = tuple[str, int, tuple[int, ...], str]
 

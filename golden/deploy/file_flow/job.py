@@ -5,7 +5,7 @@
 # Run on a cluster:                 spark-submit --py-files runtime_support.zip job.py
 #   (build runtime_support.zip with `tremorc bundle`; file connector paths must be reachable)
 # Run as a streaming query:         python job.py --stream --checkpoint DIR [--trigger 1s|available-now|once]
-#   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/stream_flow.py)
+#   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/flows/streaming.py)
 # A `file` sink's path is a folder of part files written by Spark, each in emission order
 # (`"single_file": true` in its config: one file, every event through the driver).
 """A Tremor flow compiled to a PySpark job by tremorc (see the header comment)."""
@@ -13,19 +13,30 @@
 import sys
 from functools import partial
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.connectors import ConnectorSpec
-from runtime_support.flow import FlowSpec, flow_main
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.ops import gt, ne
-from runtime_support.patching import patch
-from runtime_support.paths import get_field
-from runtime_support.port_frames import port_frames
-from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stdlib.registry import call, lookup
-from runtime_support.windows import Code
+from runtime_support import (
+    ROW_SCHEMA,
+    Code,
+    ConnectorSpec,
+    FlowSpec,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    SelectSpec,
+    StageSpec,
+    call,
+    event_columns,
+    flow_main,
+    get_field,
+    gt,
+    lookup,
+    ne,
+    patch,
+    port_frames,
+    python_splits,
+    select_operator,
+    stage_mapper,
+    stream_outputs,
+)
 
 SOURCE = '### Reads JSON lines from examples/file_flow/in.json, drops debug events, tags the rest and writes\n### them to out.json (paths are relative to the working directory).\ndefine flow main\nflow\n  define connector input from file\n  args\n    path = "examples/file_flow/in.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  args\n    path = "out.json"\n  with\n    codec = {"name": "json", "config": {"mode": "sorted"}},\n    postprocessors = ["separate"],\n    config = {"path": args.path, "mode": "truncate"}\n  end;\n\n  define pipeline triage\n  args\n    slow_ms = 100\n  pipeline\n    use std::string;\n    select patch event of\n      insert "slow" => event.ms > args.slow_ms;\n      upsert "msg" => string::uppercase(event.msg)\n    end\n    from in\n    where event.level != "debug"\n    into out;\n  end;\n\n  create connector input;\n  create connector output;\n  create pipeline triage with slow_ms = 40 end;\n\n  connect /connector/input to /pipeline/triage;\n  connect /pipeline/triage to /connector/output;\nend;\n\ndeploy flow main;\n'
 
@@ -129,6 +140,8 @@ FLOW = FlowSpec(
                 "preprocessors": ["separate"],
                 "config": {"path": "examples/file_flow/in.json", "mode": "read"},
             },
+            source="runtime_support.io.connectors.file.source_for",
+            sink="runtime_support.io.connectors.file.sink_for",
         ),
         ConnectorSpec(
             alias="main::output",
@@ -138,6 +151,8 @@ FLOW = FlowSpec(
                 "postprocessors": ["separate"],
                 "config": {"path": "out.json", "mode": "truncate"},
             },
+            source="runtime_support.io.connectors.file.source_for",
+            sink="runtime_support.io.connectors.file.sink_for",
         ),
     ),
     sources=((0, "out", "main/input/out"),),
@@ -181,14 +196,14 @@ def batch_plan(spark, inputs, flush_at_end=True):
     events = event_columns(spark, inputs.get("main/input/out"), "main/input/out")
     # Stage 0, source_input (source): input main/input/out: a source, runs on the reader's splits
     # (merged to the job's parallelism).
-    source_input = map_in_arrow(
-        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    source_input = python_splits(events).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
@@ -208,8 +223,8 @@ def stream_plan(spark, inputs, streaming):
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("main/input/out"), "main/input/out")
     # Stage 0, source_input (source).
-    source_input = map_in_arrow(
-        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    source_input = events.repartition(streaming.shards).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
     )
     return stream_outputs(
         {

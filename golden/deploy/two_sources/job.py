@@ -5,7 +5,7 @@
 # Run on a cluster:                 spark-submit --py-files runtime_support.zip job.py
 #   (build runtime_support.zip with `tremorc bundle`; file connector paths must be reachable)
 # Run as a streaming query:         python job.py --stream --checkpoint DIR [--trigger 1s|available-now|once]
-#   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/stream_flow.py)
+#   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/flows/streaming.py)
 # A `file` sink's path is a folder of part files written by Spark, each in emission order
 # (`"single_file": true` in its config: one file, every event through the driver).
 """A Tremor flow compiled to a PySpark job by tremorc (see the header comment)."""
@@ -15,17 +15,30 @@ from functools import partial
 
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.connectors import ConnectorSpec
-from runtime_support.flow import FlowSpec, flow_main
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.paths import get_field, get_index
-from runtime_support.port_frames import port_frames
-from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
-from runtime_support.windows import Code, WindowSpec
+from runtime_support import (
+    ROW_SCHEMA,
+    Code,
+    ConnectorSpec,
+    FlowSpec,
+    GraphSpec,
+    GroupSpec,
+    NodeSpec,
+    Passthrough,
+    SelectSpec,
+    StageSpec,
+    WindowSpec,
+    event_columns,
+    flow_main,
+    get_field,
+    get_index,
+    port_frames,
+    python_splits,
+    select_keys,
+    select_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = '### Reads two JSON-lines files, counts events per host in tumbling windows of 3 and writes the\n### counts to counts.json (paths are relative to the working directory).\ndefine flow counts\nflow\n  define connector logs from file\n  args\n    path = "logs.json"\n  with\n    codec = "json",\n    preprocessors = ["separate"],\n    config = {"path": args.path, "mode": "read"}\n  end;\n\n  define connector output from file\n  with\n    codec = "json",\n    postprocessors = ["separate"],\n    config = {"path": "counts.json", "mode": "truncate"}\n  end;\n\n  define pipeline per_host\n  pipeline\n    define window three from tumbling\n    with\n      size = 3\n    end;\n\n    select {"host": group[0], "events": aggr::stats::count()}\n    from in[three]\n    group by event.host\n    into out;\n  end;\n\n  create connector web from logs with path = "web.json" end;\n  create connector db from logs with path = "db.json" end;\n  create connector output;\n  create pipeline per_host;\n\n  connect /connector/web to /pipeline/per_host;\n  connect /connector/db to /pipeline/per_host;\n  connect /pipeline/per_host to /connector/output;\nend;\n\ndeploy flow counts;\n'
 
@@ -112,6 +125,8 @@ FLOW = FlowSpec(
                 "preprocessors": ["separate"],
                 "config": {"path": "web.json", "mode": "read"},
             },
+            source="runtime_support.io.connectors.file.source_for",
+            sink="runtime_support.io.connectors.file.sink_for",
         ),
         ConnectorSpec(
             alias="counts::db",
@@ -121,6 +136,8 @@ FLOW = FlowSpec(
                 "preprocessors": ["separate"],
                 "config": {"path": "db.json", "mode": "read"},
             },
+            source="runtime_support.io.connectors.file.source_for",
+            sink="runtime_support.io.connectors.file.sink_for",
         ),
         ConnectorSpec(
             alias="counts::output",
@@ -130,6 +147,8 @@ FLOW = FlowSpec(
                 "postprocessors": ["separate"],
                 "config": {"path": "counts.json", "mode": "truncate"},
             },
+            source="runtime_support.io.connectors.file.source_for",
+            sink="runtime_support.io.connectors.file.sink_for",
         ),
     ),
     sources=((0, "out", "counts/web/out"), (1, "out", "counts/db/out")),
@@ -176,25 +195,24 @@ def batch_plan(spark, inputs, flush_at_end=True):
     # Stage 0, source_web (source): input counts/web/out: a source, runs on the reader's splits
     # (merged to the job's parallelism).
     # Job outputs ride along into select1_by_host (no second pass here).
-    source_web = map_in_arrow(
-        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    source_web = python_splits(events).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
     )
     # Stage 1, select1_by_host (hash(event.host)): select counts/per_host/#select1: windows per
     # group of `event.host`.
     # Rows arrive one per group, keyed by the stage before the shuffle; each key's events run in
     # Tremor's order (seq, path).
-    select1_by_host = map_in_arrow(
+    select1_by_host = (
         source_web.filter(F.col("stage") == 1)
         .repartition("key")
-        .sortWithinPartitions("seq", "path"),
-        stage_mapper(GRAPH, STAGES, 1, flush_at_end),
-        ROW_SCHEMA,
+        .sortWithinPartitions("seq", "path")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end), ROW_SCHEMA)
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
@@ -216,8 +234,8 @@ def stream_plan(spark, inputs, streaming):
     # Union: the other input streams; `seq` orders the events across streams.
     events = events.unionByName(event_columns(spark, inputs.get("counts/db/out"), "counts/db/out"))
     # Stage 0, source_web (source).
-    source_web = map_in_arrow(
-        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    source_web = events.repartition(streaming.shards).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
     )
     # Stage 1, select1_by_host (hash).
     select1_by_host = state_stage(

@@ -8,14 +8,21 @@
 import sys
 from functools import partial
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.operators import builtin_operator
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, passthroughs, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
+from runtime_support import (
+    ROW_SCHEMA,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    StageSpec,
+    builtin_operator,
+    event_columns,
+    passthroughs,
+    port_frames,
+    run_job_cli,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 GRAPH = GraphSpec(
     inputs=("in",),
@@ -69,23 +76,24 @@ def batch_plan(spark, inputs, flush_at_end=True):
     # its pipeline's outputs see it): generic::batch state, in one ordered partition.
     # With flush_at_end (the default) batches 'my_batch' are invisible (only sinks that do not read
     # $ see them, each event once, in order): the stage runs on its input's partitions with them as
-    # passthroughs (not map_in_arrow: a new graph each run, whose UDF is never reused). Without it,
-    # one partition: every event in Tremor's order (seq, path); an unfinished batch is not written.
+    # passthroughs (not a cached mapInArrow: a new graph each run, whose UDF is never reused).
+    # Without it, one partition: every event in Tremor's order (seq, path); an unfinished batch is
+    # not written.
     if flush_at_end:
         batch_my_batch = events.mapInArrow(
             stage_mapper(passthroughs(GRAPH, ("my_batch",)), STAGES, 0, True), ROW_SCHEMA
         )
     else:
-        batch_my_batch = map_in_arrow(
-            events.repartition(1).sortWithinPartitions("seq", "stream"),
-            stage_mapper(GRAPH, STAGES, 0, False),
-            ROW_SCHEMA,
+        batch_my_batch = (
+            events.repartition(1)
+            .sortWithinPartitions("seq", "stream")
+            .mapInArrow(stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA)
         )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

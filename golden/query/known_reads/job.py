@@ -8,14 +8,22 @@
 import sys
 from functools import partial
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough, script_operator
-from runtime_support.job import run_job_cli
-from runtime_support.paths import get_field
-from runtime_support.port_frames import port_frames
-from runtime_support.script_rt import assign_key
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support import (
+    ROW_SCHEMA,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    StageSpec,
+    assign_key,
+    event_columns,
+    get_field,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    script_operator,
+    stage_mapper,
+    stream_outputs,
+)
 
 SOURCE = '# The metadata nothing reads is not stored, but its value\'s errors stay: a read of `event.app`\n# after the match read it cannot fail, so it is not compiled (compiler/codegen/pystmts.py,\n# `let`); after a store into `event` it is read again.\ndefine script classify\nscript\n  match event.app of\n    case "a" => let $class = "a"; let $rate = 1; let $dimension = event.app; emit event\n    case _ => let $class = "b"; let $rate = 2; let $host = event.host\n  end;\n  let $dimension = event.app;\n  let $host = event.host;\n  let event.seen = true;\n  let $dimension = event.app;\n  event\nend;\n\ndefine operator limit from grouper::bucket;\n\ncreate script classify;\ncreate operator limit;\n\nselect event from in into classify;\nselect event from classify into limit;\nselect event from classify/err into err;\nselect event from limit into out;\nselect event from limit/overflow into out;\n'
 
@@ -104,14 +112,14 @@ def batch_plan(spark, inputs, flush_at_end=True):
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, source_in (source): input in: a source, runs on the reader's splits (merged to the
     # job's parallelism).
-    source_in = map_in_arrow(
-        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    source_in = python_splits(events).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
@@ -132,8 +140,8 @@ def stream_plan(spark, inputs, streaming):
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, source_in (source).
-    source_in = map_in_arrow(
-        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    source_in = events.repartition(streaming.shards).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
     )
     return stream_outputs(
         {

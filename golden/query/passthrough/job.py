@@ -7,12 +7,19 @@
 
 import sys
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, python_splits, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
+from runtime_support import (
+    ROW_SCHEMA,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    StageSpec,
+    event_columns,
+    port_frames,
+    python_splits,
+    run_job_cli,
+    stage_mapper,
+    stream_outputs,
+)
 
 GRAPH = GraphSpec(
     inputs=("in",),
@@ -54,14 +61,14 @@ def batch_plan(spark, inputs, flush_at_end=True):
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, source_in (source): input in: a source, runs on the reader's splits (merged to the
     # job's parallelism).
-    source_in = map_in_arrow(
-        python_splits(events), stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
+    source_in = python_splits(events).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
@@ -82,8 +89,8 @@ def stream_plan(spark, inputs, streaming):
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, source_in (source).
-    source_in = map_in_arrow(
-        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    source_in = events.repartition(streaming.shards).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
     )
     return stream_outputs(
         {

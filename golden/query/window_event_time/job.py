@@ -8,16 +8,25 @@
 import sys
 from functools import partial
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.paths import get_field, get_index
-from runtime_support.port_frames import port_frames
-from runtime_support.select import SelectSpec, select_operator
-from runtime_support.spark_exec import event_columns, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
-from runtime_support.windows import Code, WindowSpec
+from runtime_support import (
+    ROW_SCHEMA,
+    Code,
+    GraphSpec,
+    NodeSpec,
+    Passthrough,
+    SelectSpec,
+    StageSpec,
+    WindowSpec,
+    event_columns,
+    get_field,
+    get_index,
+    port_frames,
+    run_job_cli,
+    select_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = '# tremorc extension: event-time sliding windows [50k, 50k + 100) over `ms`, lateness 30;\n# no group by (one global group); late events reach the job\'s `late` port\ndefine window w from sliding with interval = 100, slide = 50, lateness = 30 script event.ms end;\nselect {"n": aggr::stats::count(), "max": aggr::stats::max(event.ms)} from in[w] into out;\n'
 
@@ -126,16 +135,16 @@ def batch_plan(spark, inputs, flush_at_end=True):
     # Stage 0, select1 (single): select #select1: windows without group by: one group, in one
     # ordered partition.
     # One partition: every event in Tremor's order (seq, path).
-    select1 = map_in_arrow(
-        events.repartition(1).sortWithinPartitions("seq", "stream"),
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-        ROW_SCHEMA,
+    select1 = (
+        events.repartition(1)
+        .sortWithinPartitions("seq", "stream")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

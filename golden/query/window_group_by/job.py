@@ -10,18 +10,29 @@ from functools import partial
 
 from pyspark.sql import functions as F
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.graph import GraphSpec, NodeSpec, Passthrough
-from runtime_support.job import run_job_cli
-from runtime_support.keyed_entry import entry_rows
-from runtime_support.ops import gt
-from runtime_support.paths import get_field, get_index
-from runtime_support.port_frames import port_frames
-from runtime_support.select import GroupSpec, SelectSpec, select_keys, select_operator
-from runtime_support.spark_exec import event_columns, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
-from runtime_support.windows import Code, WindowSpec
+from runtime_support import (
+    ROW_SCHEMA,
+    Code,
+    GraphSpec,
+    GroupSpec,
+    NodeSpec,
+    Passthrough,
+    SelectSpec,
+    StageSpec,
+    WindowSpec,
+    entry_rows,
+    event_columns,
+    get_field,
+    get_index,
+    gt,
+    port_frames,
+    run_job_cli,
+    select_keys,
+    select_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = 'define window per_minute from tumbling\nwith\n  interval = 60000000000\nend;\n\nselect {\n  "host": group[0],\n  "count": aggr::stats::count(),\n  "p50": aggr::stats::mean(event.ms)\n}\nfrom in[per_minute]\ngroup by event.host\ninto out\nhaving event.count > 1;\n'
 
@@ -141,22 +152,21 @@ def batch_plan(spark, inputs, flush_at_end=True):
     # `event.host`.
     # A batch run reads the input rows here: Spark's JSON reader reads event.host, entry_rows sends
     # each group to partition crc32(group) mod the shuffle partitions (checked against the decoded
-    # event: runtime_support.keyed_entry), each key's events in arrival order (seq); a streaming run
-    # reads source_in's rows, one per group.
+    # event: runtime_support.spark.entry_keys), each key's events in arrival order (seq); a
+    # streaming run reads source_in's rows, one per group.
     parts = int(spark.conf.get("spark.sql.shuffle.partitions"))
-    select1_by_host = map_in_arrow(
+    select1_by_host = (
         entry_rows(events, "host", parts)
         .repartition("part")
         .sortWithinPartitions("seq")
-        .drop("part", "stream"),
-        stage_mapper(GRAPH, STAGES, 1, flush_at_end, parts),
-        ROW_SCHEMA,
+        .drop("part", "stream")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 1, flush_at_end, parts), ROW_SCHEMA)
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {
@@ -177,8 +187,8 @@ def stream_plan(spark, inputs, streaming):
     # `ingest_ns` and `origin` are added when the DataFrame lacks them, `stream` names it.
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, source_in (source).
-    source_in = map_in_arrow(
-        events.repartition(streaming.shards), stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
+    source_in = events.repartition(streaming.shards).mapInArrow(
+        stage_mapper(GRAPH, STAGES, 0, False), ROW_SCHEMA
     )
     # Stage 1, select1_by_host (hash).
     select1_by_host = state_stage(

@@ -8,15 +8,21 @@
 import sys
 from functools import partial
 
-from runtime_support.columns_once import map_in_arrow
-from runtime_support.errors import TremorError
-from runtime_support.graph import GraphSpec, NodeSpec, script_operator
-from runtime_support.job import run_job_cli
-from runtime_support.ops import add
-from runtime_support.port_frames import port_frames
-from runtime_support.spark_exec import event_columns, stream_outputs
-from runtime_support.stages import ROW_SCHEMA, StageSpec, stage_mapper
-from runtime_support.stream_state import state_stage
+from runtime_support import (
+    ROW_SCHEMA,
+    GraphSpec,
+    NodeSpec,
+    StageSpec,
+    TremorError,
+    add,
+    event_columns,
+    port_frames,
+    run_job_cli,
+    script_operator,
+    stage_mapper,
+    state_stage,
+    stream_outputs,
+)
 
 SOURCE = '# Number the events: `state` survives from one event to the next.\nlet state = match state of\n  case null => 1\n  case _ => state + 1\nend;\n{"n": state, "event": event}\n'
 SCRIPT_SITES = ((70, 135, 0, 166), (78, 135, 0, 166), (122, 131, 122, 131))
@@ -80,16 +86,16 @@ def batch_plan(spark, inputs, flush_at_end=True):
     events = event_columns(spark, inputs.get("in"), "in")
     # Stage 0, script (single): script: script state, in one ordered partition.
     # One partition: every event in Tremor's order (seq, path).
-    script = map_in_arrow(
-        events.repartition(1).sortWithinPartitions("seq", "stream"),
-        stage_mapper(GRAPH, STAGES, 0, flush_at_end),
-        ROW_SCHEMA,
+    script = (
+        events.repartition(1)
+        .sortWithinPartitions("seq", "stream")
+        .mapInArrow(stage_mapper(GRAPH, STAGES, 0, flush_at_end), ROW_SCHEMA)
     )
     # Outputs: one DataFrame (value, seq, sub, meta) per port, the union of its stages' output
     # rows; order by (seq, sub) for emission order (meta: the event's `$`, set only towards
     # sinks that read it). Each is built when first read; no stage is kept for its ports: a
     # caller writing several ports reads them in one pass or keeps the stages they share
-    # (runtime_support.port_frames).
+    # (runtime_support.spark.port_frames).
     return port_frames(
         spark,
         {

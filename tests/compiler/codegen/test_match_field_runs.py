@@ -8,7 +8,7 @@ from __future__ import annotations
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.graph import run_events
+from runtime_support.tremor.graph import run_events
 
 
 def program(patterns: list[str], before: str = "", after: str = "") -> str:

@@ -11,7 +11,7 @@ import pytest
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from runtime_support.context import EventContext
+from runtime_support.tremor.context import EventContext
 
 
 def _script(cases: int) -> str:

@@ -13,9 +13,9 @@ from compiler.codegen.pyscript import generate_script
 from compiler.parse.script import parse_script
 from compiler.passes.resolve import resolve
 from compiler.source import Source
-from runtime_support.context import EventContext
-from runtime_support.errors import TremorError
-from runtime_support.script_rt import render_error
+from runtime_support.tremor.context import EventContext
+from runtime_support.tremor.errors import TremorError
+from runtime_support.tremor.script_rt import render_error
 
 
 def build(text: str) -> tuple[Any, Any, Source]:

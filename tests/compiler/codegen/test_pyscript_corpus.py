@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from runtime_support.context import EventContext
-from runtime_support.errors import TremorError
+from runtime_support.tremor.context import EventContext
+from runtime_support.tremor.errors import TremorError
 from tests.support.paths import CONFORMANCE, ROOT
 
 CORPUS = CONFORMANCE
@@ -58,7 +58,7 @@ def compile_case(case: Path) -> tuple[Any, Any, Any]:
 
 
 def run_lines(entry: Any, lines: list[str], origin: str | None) -> list[Any]:
-    from runtime_support.jsonio import decode_json
+    from runtime_support.tremor.jsonio import decode_json
 
     state = None
     outputs = []
@@ -75,7 +75,7 @@ def _lines(text: str) -> list[str]:
 
 
 def script_case_result(case: Path) -> tuple[bool, str]:
-    from runtime_support.jsonio import canonical_json, decode_json
+    from runtime_support.tremor.jsonio import canonical_json, decode_json
 
     try:
         entry, _gen, _src = compile_case(case)
@@ -89,8 +89,8 @@ def script_case_result(case: Path) -> tuple[bool, str]:
 
 
 def runtime_error_case_result(case: Path) -> tuple[bool, str]:
-    from runtime_support.jsonio import decode_json
-    from runtime_support.script_rt import render_error
+    from runtime_support.tremor.jsonio import decode_json
+    from runtime_support.tremor.script_rt import render_error
 
     want = (_read(case, "error.txt") or "").strip()
     try:

@@ -17,7 +17,7 @@ from compiler.cli import cli
 from compiler.diagnostics import CompileError
 from compiler.pipeline import compile_source, kind_of
 from compiler.source import Source
-from runtime_support.stages import StageSpec
+from runtime_support.spark.stages import StageSpec
 from tests.support.paths import CONFORMANCE, ROOT, WORKLOADS
 
 #: Categories whose every program builds (the others hold programs that must not).

@@ -1,0 +1,222 @@
+"""Run a deployed troy flow as one batch Spark job: sources → pipeline graph → sinks.
+
+Every connector source becomes an input stream of one combined pipeline graph (all pipelines of
+all deployed flows, see ``compiler/codegen/deploy.py``); every connected sink port an output.
+Sources are bounded (see :mod:`runtime_support.io.connectors`); their events are interleaved
+round-robin (``seq = index * n_sources + source``) so the run is deterministic.
+
+Sinks: a ``file`` sink is written by Spark's text writer as part files, each in Tremor's emission
+order ``(seq, sub)``, no event through the driver; ``stdio`` sinks and a ``file`` sink with
+``single_file: true`` get their events on the driver, in the whole emission order (small
+outputs). As in Tremor, the run ends at the first event reaching an ``exit`` connector: its
+position is computed once (one aggregate) and every sink gets only the events before it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from runtime_support.flows.answers import merge_passes
+from runtime_support.flows.connectors import jar_conf
+from runtime_support.io.codecs import pending_codec, source_port
+from runtime_support.io.connectors.base import ConnectorSpec, RunContext, build_sink, build_source
+from runtime_support.spark.job_cli import (
+    spark_conf,
+)
+from runtime_support.spark.port_frames import keep_shared
+from runtime_support.spark.progress import Progress
+from runtime_support.tremor.jsonio import decode_json
+
+__all__ = ["FlowSpec", "flow_conf", "run_flow"]
+
+RunPipeline = Callable[..., dict[str, Any]]  # (spark, inputs, flush_at_end=True)
+
+
+@dataclass(frozen=True)
+class FlowSpec:
+    """The connectors of the deployed flows and how they meet the graph.
+
+    ``sources``: ``(connector index, port, graph input stream)``; ``sinks``: ``(graph output
+    name, connector index, port)``; ``answered``: the outputs fed by a sink's response ports
+    (written in a second pass, see :mod:`runtime_support.flows.answers`), or by a ``metrics``
+    source (``metrics``: what reports, see :mod:`runtime_support.io.connectors.metrics`).
+    """
+
+    connectors: tuple[ConnectorSpec, ...]
+    sources: tuple[tuple[int, str, str], ...]
+    sinks: tuple[tuple[str, int, str], ...]
+    answered: tuple[str, ...] = ()
+    metrics: Any = None
+
+
+def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:
+    """One DataFrame per graph input stream, ``seq`` interleaved across sources."""
+    from pyspark.sql import functions as F
+
+    count = max(1, len(flow.sources))
+    inputs: dict[str, Any] = {}
+    read: dict[int, Any] = {}  # a connector is read once for all its ports (a server listens once)
+    for index, (conn, port, stream) in enumerate(flow.sources):
+        source = build_source(flow.connectors[conn])
+        if source is None:
+            continue
+        if conn not in read:
+            read[conn] = source.read(spark, ctx)
+        err = (conn, "err") in _ports(flow)
+        df = source_port(read[conn], port, err, pending_codec(source))
+        if ctx.partitions is not None:
+            df = df.repartition(ctx.partitions)
+        inputs[stream] = df.withColumn("seq", F.col("seq") * count + index)
+    return inputs
+
+
+def _ports(flow: FlowSpec) -> set[tuple[int, str]]:
+    """The connected source ports, as ``(connector index, port)``."""
+    return {(conn, port) for conn, port, _ in flow.sources}
+
+
+def _union(frames: list[Any]) -> Any:
+    result = frames[0]
+    for frame in frames[1:]:
+        result = result.unionByName(frame, allowMissingColumns=True)
+    return result
+
+
+def exit_position(frames: list[Any]) -> tuple[int, list[int]] | None:
+    """The ``(seq, sub)`` of the first event reaching an ``exit`` sink (one small aggregate,
+    collected), or None when none does."""
+    from pyspark.sql import functions as F
+
+    if not frames:
+        return None
+    first = _union(frames).select(F.min(F.struct("seq", "sub")).alias("at")).first()
+    if first is None or first.at is None:
+        return None
+    return int(first.at.seq), [int(x) for x in first.at.sub]
+
+
+def before(frame: Any, position: tuple[int, list[int]]) -> Any:
+    """The rows of ``frame`` emitted before ``position`` (``(seq, sub)`` lexicographic; Spark
+    compares arrays element-wise, a prefix first, as the emission order does)."""
+    from pyspark.sql import functions as F
+
+    seq, sub = position
+    path = F.array(*[F.lit(x).cast("long") for x in sub]).cast("array<bigint>")
+    return frame.filter(
+        (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
+    )
+
+
+def _driver_sinks(
+    outputs: dict[str, Any], sinks: dict[str, tuple[Any, str]], ctx: RunContext, progress: Any
+) -> None:
+    """Sinks written on the driver (stdio, a ``single_file`` file): every event of theirs, in
+    the whole emission order, through ``toLocalIterator``."""
+    from pyspark.sql import functions as F
+
+    names = sorted(name for name in outputs if hasattr(sinks[name][0], "write"))
+    if not names:
+        return
+    tagged = [outputs[n].withColumn("sink", F.lit(n)) for n in names]
+    ordered = _union(tagged).orderBy("seq", "sub").select("sink", "value")
+    live = {name: sinks[name][0] for name in names}
+    for sink in live.values():
+        sink.open(ctx)
+    try:
+        for row in ordered.toLocalIterator():
+            progress.add()
+            live[row.sink].write(sinks[row.sink][1], decode_json(row.value))
+    finally:
+        for sink in live.values():
+            sink.close()
+
+
+def run_flow(
+    spark: Any,
+    flow: FlowSpec,
+    run_pipeline: RunPipeline,
+    ctx: RunContext,
+    flush_at_end: bool = True,
+) -> int:
+    """Run ``flow`` to completion; returns the exit code (0). Sinks get the events emitted
+    before the first one reaching an ``exit`` connector (``ctx.exited`` then set); a sink's
+    responses and the final event counts (``metrics``) run a second pass (see
+    :mod:`runtime_support.flows.answers`)."""
+    inputs = _inputs(spark, flow, ctx)
+    if not inputs:
+        return 0
+    built = {name: (build_sink(flow.connectors[c]), port) for name, c, port in flow.sinks}
+    sinks = {name: pair for name, pair in built.items() if pair[0] is not None}
+    with Progress(spark, to_stdout=not ctx.stdout_path) as progress:
+        outputs = run_pipeline(spark, inputs, flush_at_end=flush_at_end)
+        read = [*sinks, *(["#metrics"] if flow.metrics is not None else [])]
+        keep_shared(outputs, read)  # each sink, the exit check and metrics read them apart
+        first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
+        # Pass one's events of the sinks pass two feeds too: written with pass two's.
+        held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
+        answers = _write(flow, first, sinks, ctx, progress, held)
+        if flow.metrics is not None and not ctx.exited:
+            from runtime_support.io.connectors.metrics import metrics_inputs
+
+            answers.update(metrics_inputs(spark, flow.metrics, outputs["#metrics"], ctx))
+        second = {}
+        if answers and not ctx.exited:
+            outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
+            keep_shared(outputs, list(sinks))
+            second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
+        if held or second:
+            _write(flow, merge_passes(held, second), sinks, ctx, progress)
+    return 0
+
+
+def _write(
+    flow: FlowSpec,
+    outputs: dict[str, Any],
+    sinks: dict,
+    ctx: RunContext,
+    progress: Any,
+    held: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write ``outputs`` (up to the first ``exit`` event, in them or in ``held``: outputs
+    written later, cut here too); the input streams of the response ports of the sinks that
+    answer."""
+    from runtime_support.flows.answers import answer_ports, response_inputs
+
+    held = held if held is not None else {}
+    stops = {**outputs, **held}
+    stop = exit_position([f for n, f in stops.items() if sinks[n][0].stops])
+    ctx.exited = stop is not None
+    if stop is not None:
+        outputs = {name: before(frame, stop) for name, frame in outputs.items()}
+        held.update({name: before(frame, stop) for name, frame in held.items()})
+    replies = answer_ports(flow)
+    conn_of = {name: conn for name, conn, _ in flow.sinks}
+    answers: dict[str, Any] = {}
+    for name, frame in sorted(outputs.items()):
+        sink, ports = sinks[name][0], replies.get(conn_of[name])
+        if ports:
+            answers.update(response_inputs(sink.responses(frame), ports, ctx))
+            if progress.active:
+                progress.add(frame.count())
+        elif hasattr(sink, "write_frame"):
+            sink.write_frame(frame, progress)
+    _driver_sinks(outputs, sinks, ctx, progress)
+    return answers
+
+
+def flow_conf(args: argparse.Namespace, flow: FlowSpec) -> dict[str, str]:
+    """The Spark properties of the run: the command line's, plus ``spark.jars.packages`` (and
+    ``spark.jars``) with the connector jars and JDBC drivers the flow needs (Spark resolves them
+    from ~/.m2 or Maven Central; under spark-submit pass them with ``--packages``)."""
+    conf = spark_conf(args)
+    needed = jar_conf(flow.connectors)
+    wanted = [p for p in needed.pop("spark.jars.packages", "").split(",") if p]
+    for key, value in needed.items():  # spark.jars, spark.jars.excludes: --conf ones win
+        conf.setdefault(key, value)
+    if wanted:
+        given = [p for p in conf.get("spark.jars.packages", "").split(",") if p]
+        conf["spark.jars.packages"] = ",".join(given + [p for p in wanted if p not in given])
+    return conf
