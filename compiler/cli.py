@@ -8,8 +8,6 @@ each followed by a blank line, in source order); warnings never change the exit 
 
 from __future__ import annotations
 
-import gc
-import os
 import sys
 from pathlib import Path
 
@@ -17,19 +15,6 @@ import click
 
 from .diagnostics import CompileError, Warning_
 from .pipeline import check_program, check_source, compile_path, kind_of, parse, read_source
-
-#: Set by :func:`main`: the process ends with the command. A build then skips the interpreter's
-#: teardown (freeing a 10,000-line program's trees took 0.15-0.25 s of its build).
-_OWN_PROCESS = False
-
-
-def _end_process() -> None:
-    """Exit now, streams flushed, when :func:`main` owns the process (else return: a caller such
-    as click's test runner goes on)."""
-    if _OWN_PROCESS:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
 
 
 def _fail(err: CompileError) -> None:
@@ -87,8 +72,6 @@ def _schema(_ctx: click.Context, _param: click.Parameter, value: str | None) -> 
 @click.option("--schema", callback=_schema, metavar="DDL", help=SCHEMA_HELP)
 def build(file: Path, output: Path | None, schema: tuple | None) -> None:
     """Compile FILE into a black-formatted PySpark job."""
-    if _OWN_PROCESS:  # the process ends with the build: no collection of its trees when the
-        gc.disable()  # build re-enables the collector (see ``guarded`` and _end_process)
     try:
         compiled = compile_path(file, output.name if output else "job.py", schema)
     except CompileError as err:
@@ -100,7 +83,6 @@ def build(file: Path, output: Path | None, schema: tuple | None) -> None:
         click.echo(job, nl=False)
     else:
         output.write_text(job, encoding="utf-8")
-    _end_process()
 
 
 @cli.command()
@@ -279,8 +261,6 @@ def jar() -> None:
 
 def main() -> None:
     """Console entry point: run the CLI with no traceback ever escaping."""
-    global _OWN_PROCESS
-    _OWN_PROCESS = True
     try:
         cli(standalone_mode=True)
     except SystemExit:
