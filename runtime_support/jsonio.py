@@ -9,7 +9,10 @@ Tremor's ``format_finite`` leaves unspecified) are written as ``null``.
 
 Numbers read as simd-json 0.13 (Tremor's parser, without ``big-int-as-float``) reads them: an
 integer beyond u64::MAX or below i64::MIN, and a float that overflows to infinity (``1e400``), is
-invalid JSON; ``-0`` is the integer 0. Duplicate keys: the last one wins (at the first one's place).
+invalid JSON; ``-0`` is the integer 0. orjson reads an integer out of that range as a float, so
+the text decides: only a run of 20 digits, or a minus and 19, can be one, and only such runs are
+looked at (:func:`_check_integers`), never every token. Duplicate keys: the last one wins (at the
+first one's place).
 Nesting: Tremor has no depth limit; tremorc reads at most :data:`MAX_DEPTH` nested arrays and
 records (what its encoder and the stages' pickling handle) and rejects deeper text as invalid
 JSON, with a reason naming the limit.
@@ -37,14 +40,15 @@ __all__ = [
 MAX_DEPTH = 254
 """The deepest nesting of arrays and records tremorc reads (orjson's encoder writes 254 levels)."""
 I64_MIN, U64_MAX = -(2**63), 2**64 - 1
-# An integer of 19 or more digits may be out of range (seen as a run of 19 zeros once every digit
-# is a zero: cheaper than a regex); the exact check tokenizes, strings skipped.
+# An integer Tremor can not hold has 20 digits or more, or a minus and 19 or more (JSON has no
+# leading zeros); once every digit is a zero such runs are a bytes search (cheaper than a regex).
+# A 19-digit integer without a minus (a nanosecond timestamp) is always in range.
 _SCREEN = bytes.maketrans(b"123456789{", b"000000000[")
-_RUN = b"0" * 19
-_INTEGERS = {
-    str: re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
-    bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
-}
+_RUN = b"0" * 20
+_NEGATIVE_RUN = b"-" + b"0" * 19
+_DIGITS = re.compile(rb"[0-9]+")
+_NOT_INTEGER_BEFORE = frozenset(b".eE+")  # a digit run after these is a fraction or exponent
+_NOT_INTEGER_AFTER = frozenset(b".eE")  # and before these, a float's whole part
 _STRUCTURE = {
     str: re.compile(r'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
     bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
@@ -75,13 +79,15 @@ def decode_json(text: str | bytes) -> Any:
         if "depth limit" in str(err):
             raise ValueError(_too_deep()) from None
         raise
-    if len(text) > 18:
-        # One pass of cheap screens: digits to 0 (a run of 19 may be out of range) and `{` to
-        # `[` (more openers than the limit may nest too deep); the exact checks run rarely.
-        screened = (text if type(text) is bytes else text.encode()).translate(_SCREEN)
-        if _RUN in screened:
-            _check_integers(text)
-        if len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
+    if len(text) > 19:
+        # One pass of cheap screens: digits to 0 (a run of 20, or a minus and 19, may be out of
+        # range) and `{` to `[` (more openers than the limit may nest too deep); the exact
+        # checks run rarely and cost little.
+        data = text if type(text) is bytes else text.encode()
+        screened = data.translate(_SCREEN)
+        if _RUN in screened or _NEGATIVE_RUN in screened:
+            _check_integers(data, screened)
+        if len(data) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
             _check_depth(text)
     return value
 
@@ -95,8 +101,8 @@ def row_decoders(column: Any, nesting: bool = True) -> list[Any]:
     then takes the exact path); integers are still screened.
 
     The screens run with numpy over chunks of the column's data buffer, not per row (per row
-    they cost more than the parse): a run of 19 digits marks the rows it touches (a run across
-    two rows of one chunk: both, conservative), and so does a row longer than 2 ×
+    they cost more than the parse): a run of 20 digits, or a minus and 19 digits, marks the rows
+    it touches (a run across two rows of one chunk: both, conservative), and so does a row longer than 2 ×
     :data:`MAX_DEPTH` bytes with more than :data:`MAX_DEPTH` openers (``[`` or ``{``, inside
     strings too, as decode_json counts them). Invariant: every row :func:`decode_json` would
     check gets :func:`decode_json`.
@@ -139,22 +145,25 @@ def _risky_rows(column: Any, nesting: bool = True) -> list[int]:
 
 def _risky_in_chunk(data: Any, starts: Any, ends: Any, nesting: bool = True) -> list[int]:
     """:func:`_risky_rows` of the rows ``[starts[i], ends[i])`` of one chunk of bytes ``data``
-    (a run of 19 digits that crosses rows marks each of them: conservative); ``nesting``: also
+    (a run of 20 digits, or a minus and 19, that crosses rows marks each of them:
+    conservative); ``nesting``: also
     the rows with too many openers."""
     import numpy as np
 
     digits = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
     marked = np.zeros(len(starts), bool)
-    # A run of 19 digits covers 4 whole 4-byte blocks of the chunk (4 × 4 + 3 bytes): blocks
+    # A run of 19 digits (so of 20) covers 4 whole 4-byte blocks of the chunk (4 × 4 + 3 bytes): blocks
     # of 4 digits, 4 in a row, are the cheap screen; the exact marking runs on chunks that pass.
     whole = len(digits) // 4 * 4
     quads = digits[:whole].view(np.uint32) == _FOUR_DIGITS
-    if (quads[:-3] & quads[1:-2] & quads[2:-1] & quads[3:]).any():
+    if len(data) >= len(_RUN) and (quads[:-3] & quads[1:-2] & quads[2:-1] & quads[3:]).any():
         runs = digits
         for shift in _RUN_SHIFTS:  # runs[i]: data[i : i + 2, 4, 8, 16, 19] are all digits
             runs = runs[:-shift] & runs[shift:]
-        at = np.flatnonzero(runs)
-        first = np.searchsorted(ends, at, "right")  # the rows of each run's first, last digit
+        # risky[i]: data[i : i + 20] is 20 digits, or a minus and 19 digits (as decode_json)
+        risky = runs[1:] & (runs[:-1] | (data[: len(runs) - 1] == _MINUS))
+        at = np.flatnonzero(risky)
+        first = np.searchsorted(ends, at, "right")  # the rows of each run's first, last byte
         last = np.searchsorted(ends, at + len(_RUN) - 1, "right")
         for low, high in zip(first.tolist(), last.tolist(), strict=True):
             marked[low : high + 1] = True
@@ -173,21 +182,59 @@ _FOUR_DIGITS = 0x01010101
 """Four ``True`` bytes of a digit mask read as one native uint32 (the same in either order)."""
 _RUN_SHIFTS = (1, 2, 4, 8, 3)
 """Shifts whose successive ``&`` turn a digit mask into the starts of runs of 19 digits."""
+_MINUS, _BACKSLASH = ord("-"), ord("\\")
 
 
 def _too_deep() -> str:
     return f"nesting deeper than {MAX_DEPTH} levels (tremorc reads JSON up to {MAX_DEPTH} levels)"
 
 
-def _check_integers(text: str | bytes) -> None:
-    """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold."""
-    for match in _INTEGERS[type(text)].finditer(text):
-        token = match.group(1)
-        if token is not None and not I64_MIN <= int(token) <= U64_MAX:
-            shown = token if isinstance(token, str) else token.decode()
+def _check_integers(data: bytes, screened: bytes) -> None:
+    """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold.
+
+    ``data``: JSON text orjson read (so valid JSON); ``screened``: ``data`` with every digit a
+    ``0``. Each run of 19 digits or more is found with a bytes search; it is an integer literal
+    unless a ``.``, ``e``, ``E`` or exponent sign is next to it; only an integer out of range is
+    then placed inside or outside a string (:func:`_in_string`). No tokenizer runs, so the cost
+    is a few searches per long run, whatever the strings hold.
+    """
+    at = screened.find(_RUN19)
+    while at != -1:
+        end = _DIGITS.match(data, at).end()
+        start = at
+        if at and data[at - 1] == _MINUS:
+            start = at - 1  # a sign, unless the minus is an exponent's
+        before = data[start - 1] if start else 0
+        after = data[end] if end < len(data) else 0
+        integer = before not in _NOT_INTEGER_BEFORE and after not in _NOT_INTEGER_AFTER
+        if (
+            integer
+            and (end - at > 20 or not I64_MIN <= int(data[start:end]) <= U64_MAX)
+            and not _in_string(data, at)
+        ):
             raise ValueError(
-                f"integer {shown} out of range (Tremor's integers: i64::MIN..u64::MAX)"
+                f"integer {data[start:end].decode()} out of range "
+                "(Tremor's integers: i64::MIN..u64::MAX)"
             )
+        at = screened.find(_RUN19, end)
+
+
+def _in_string(data: bytes, at: int) -> bool:
+    """Whether offset ``at`` of valid JSON text ``data`` lies inside a string: after an odd
+    number of unescaped quotes. A quote is escaped when an odd run of backslashes comes right
+    before it (valid JSON has backslashes only inside strings)."""
+    quotes = data.count(b'"', 0, at)
+    escaped = data.find(b'\\"', 0, at)
+    while escaped != -1:
+        first = escaped
+        while first and data[first - 1] == _BACKSLASH:
+            first -= 1
+        quotes -= (escaped - first + 1) % 2
+        escaped = data.find(b'\\"', escaped + 2, at)
+    return quotes % 2 == 1
+
+
+_RUN19 = b"0" * 19
 
 
 def _check_depth(text: str | bytes) -> None:
