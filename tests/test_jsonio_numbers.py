@@ -179,3 +179,21 @@ def test_every_path_reads_generated_events_as_tremor_does(value, ascii_only):
                 assert got == want, (path, line)
         else:
             assert _same(got, want), (path, line, got)
+
+
+@given(st.lists(_values, max_size=8), st.sampled_from([None, 1]), st.booleans())
+def test_rows_of_one_batch_read_as_tremor_reads_each(values, indent, ascii_only):
+    """Generated rows side by side in one Arrow batch (bare numbers next to each other too,
+    compact or indented text): each row's decoder gives Tremor's value or refuses it."""
+    lines = [json.dumps(v, indent=indent, ensure_ascii=ascii_only) for v in values]
+    decoders = row_decoders(pa.array([line.encode() for line in lines], pa.binary()))
+    for line, decode in zip(lines, decoders, strict=True):
+        want = _tremor_reads(line)
+        try:
+            got = decode(line.encode())
+        except ValueError as err:
+            got = ("error", str(err))
+        if type(want) is tuple:
+            assert got == want, line
+        else:
+            assert _same(got, want), (line, got)
