@@ -185,8 +185,13 @@ def _out_of_range(data: Any, hits: Any, starts: Any, ends: Any) -> Any:
     as text (the same length; JSON has no leading zeros)."""
     import numpy as np
 
-    at = np.unique((4 * hits - 4)[:, None] + np.arange(5))
+    before, after = np.zeros(256, bool), np.zeros(256, bool)
+    before[list(_BEFORE_INTEGER)] = after[list(_AFTER_INTEGER)] = True
+    at = ((4 * hits - 4)[:, None] + np.arange(5)).ravel()  # overlapping ones twice: harmless
     at = at[(at >= 0) & (at <= len(data) - len(_RUN))]
+    at = at[(data[at + len(_RUN) - 1] - ord("0")) < 10]  # first the cheap tests of one byte
+    row_start = starts[np.minimum(np.searchsorted(starts, at), len(starts) - 1)] == at
+    at = at[before[data[at - 1]] | row_start]  # where an integer stands (most are not)
     text = data[at[:, None] + np.arange(len(_RUN))]
     numeral = (text - ord("0")) < 10
     numeral[:, 0] |= text[:, 0] == _MINUS
@@ -194,8 +199,6 @@ def _out_of_range(data: Any, hits: Any, starts: Any, ends: Any) -> Any:
     at, text = at[windows], text[windows]
     if not len(at):
         return at
-    before, after = np.zeros(256, bool), np.zeros(256, bool)
-    before[list(_BEFORE_INTEGER)] = after[list(_AFTER_INTEGER)] = True
     row = np.searchsorted(ends, at, "right")
     stop = at + len(_RUN)
     following = data[np.minimum(stop, len(data) - 1)]
@@ -205,9 +208,8 @@ def _out_of_range(data: Any, hits: Any, starts: Any, ends: Any) -> Any:
     first = differ.argmax(axis=1)  # the first byte that differs (0 when none)
     rows = np.arange(len(at))
     above = differ[rows, first] & (text[rows, first] > limit[rows, first])
-    stands = before[data[at - 1]] | (at == starts[row])
     ends_there = after[following] | (stop == ends[row])
-    return at[stands & (longer | (ends_there & above))]
+    return at[longer | (ends_there & above)]
 
 
 _U64_MAX_TEXT, _I64_MIN_TEXT = list(str(U64_MAX).encode()), list(str(I64_MIN).encode())
