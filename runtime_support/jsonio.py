@@ -81,8 +81,9 @@ def decode_json(text: str | bytes) -> Any:
         # rarely and cost little.
         data = text if type(text) is bytes else text.encode()
         screened = data.translate(_SCREEN)
-        if _RUN in screened:
-            _check_integers(data, screened)
+        at = screened.find(_RUN)
+        if at != -1:
+            _check_integers(data, screened, at)
         if len(data) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
             _check_depth(text)
     return value
@@ -226,21 +227,21 @@ def _too_deep() -> str:
     return f"nesting deeper than {MAX_DEPTH} levels (tremorc reads JSON up to {MAX_DEPTH} levels)"
 
 
-def _check_integers(data: bytes, screened: bytes) -> None:
+def _check_integers(data: bytes, screened: bytes, at: int) -> None:
     """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold.
 
     ``data``: JSON text orjson read (so valid JSON); ``screened``: ``data`` through
-    :data:`_SCREEN` (digits and minus signs as ``0``). Only the runs of 20 or more such bytes are
-    looked at. Outside strings such a run is a number's literal (or its part before a fraction
-    or an exponent, or its exponent's digits), an integer when it stands where valid JSON lets
-    one stand (after one of :data:`_BEFORE_INTEGER` or the start; before one of
-    :data:`_AFTER_INTEGER` or the end: never next to a fraction, an exponent or a letter); only
-    one out of range is then placed inside or outside a string (:func:`_in_string`). No
-    tokenizer runs: a line costs a few searches per long run, whatever its strings hold.
+    :data:`_SCREEN` (digits and minus signs as ``0``); ``at``: where its first run of 20 or
+    more such bytes starts. Only those runs are looked at. Outside strings such a run is a
+    number's literal (or its part before a fraction or an exponent, or its exponent's digits),
+    an integer when it stands where valid JSON lets one stand (after one of
+    :data:`_BEFORE_INTEGER` or the start; before one of :data:`_AFTER_INTEGER` or the end:
+    never next to a fraction, an exponent or a letter); only one out of range is then placed
+    inside or outside a string (:func:`_in_string`). No tokenizer runs: a line costs a few
+    searches per long run, whatever its strings hold.
     """
-    at = screened.find(_RUN)
     while at != -1:
-        end = len(screened) - len(screened[at:].lstrip(b"0"))
+        end = _ZEROS.match(screened, at).end()
         if (
             (data[at - 1] in _BEFORE_INTEGER if at else True)
             and (data[end] in _AFTER_INTEGER if end < len(data) else True)
@@ -273,6 +274,7 @@ def _in_string(data: bytes, at: int) -> bool:
     return quotes % 2 == 1
 
 
+_ZEROS = re.compile(b"0+")
 _BEFORE_INTEGER = b":,[ \t\r\n"
 """The bytes before an integer outside strings (or the text's start)."""
 _AFTER_INTEGER = b",]} \t\r\n"
