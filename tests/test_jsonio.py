@@ -252,8 +252,9 @@ def test_row_decoders_agree_with_decode_json_on_generated_rows(values):
 
 def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     """A batch of several screening chunks: the rows marked are exactly those whose own text
-    has a run of 20 digits (or a minus and 19) or more than 254 openers in over 508 bytes,
-    wherever a chunk ends (runs of 16-19 digits pass the first screen and are not marked)."""
+    has an integer literal out of range where an integer stands (strings not told apart) or
+    more than 254 openers in over 508 bytes, wherever a chunk ends (runs of 16-19 digits,
+    in-range literals of 20 digits and long digit runs inside strings are not marked)."""
     import re
 
     from runtime_support.jsonio import _CHUNK_BYTES, row_decoders
@@ -268,6 +269,10 @@ def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     }
     harmless = [b'{"n":' + b"7" * 18 + b"}", b'{"n":' + b"7" * 16 + b"}", b"[" * 254 + b"]" * 254]
     harmless += [b'{"ts":' + b"1" * 19 + b"}", b'{"n":-' + b"1" * 18 + b"}"]
+    harmless += [
+        b'{"u":18446744073709551615,"i":-9223372036854775808}',
+        b'{"s":"' + b"9" * 40 + b'"}',
+    ]
     lines = []
     for i in range(3 * _CHUNK_BYTES // len(filler)):
         lines.append(filler)
@@ -278,7 +283,10 @@ def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     expected = [
         i
         for i, line in enumerate(lines)
-        if re.search(rb"\d{20}|-\d{19}", line)
+        if any(
+            not -(2**63) <= int(literal) <= 2**64 - 1
+            for literal in re.findall(rb"(?:^|[:,\[\s])(-?\d{19,})(?=[,\]}\s]|$)", line)
+        )
         or (len(line) > 508 and len(re.findall(rb"[\[{]", line)) > 254)
     ]
     assert len(expected) > 10
