@@ -197,3 +197,13 @@ def test_rows_of_one_batch_read_as_tremor_reads_each(values, indent, ascii_only)
             assert got == want, line
         else:
             assert _same(got, want), (line, got)
+
+
+def test_orjson_alone_reads_integers_out_of_range_as_floats():
+    """Why the reader checks the text: orjson turns an integer out of Tremor's range into a
+    float instead of refusing it (if a release refuses it, the check could go)."""
+    import orjson
+
+    assert orjson.loads("18446744073709551616") == 2.0**64
+    assert type(orjson.loads("-9223372036854775809")) is float
+    assert type(orjson.loads("18446744073709551615")) is int
