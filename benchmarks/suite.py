@@ -5,7 +5,7 @@ Usage::
 
     python benchmarks/suite.py [--events 1000000] [--runs 3] [--json out.json]
         [--only NAME ...] [--no-build] [--build-runs 5] [--big-lines 10000]
-        [--typed | --typed-source]
+        [--typed | --typed-source] [--shape NAME]
 
 Per workload: both jobs read the same cached DataFrame of JSON text and write JSON text; one
 warm-up each (its outputs are compared: same multiset of JSON values, or a FAIL in the table),
@@ -15,7 +15,10 @@ of ``--big-lines`` lines. Prints a table; ``--json`` writes every figure. ``--ty
 stateless workloads, their generated job built with the data set's schema (``--schema``, the
 typed native path) against the same hand-written typed job. ``--typed-source``: the same, but
 both jobs read a typed source (the data set parsed once into a cached DataFrame of its schema's
-columns, as a Parquet or JDBC table reads; no JSON text in), and write JSON text.
+columns, as a Parquet or JDBC table reads; no JSON text in), and write JSON text. ``--shape``:
+the workloads of the sample data set read that shape of it (``benchmarks/shapes.py``; the
+shapes that keep the sample's fields), the hand-written pass-through job reading the fields
+the shape adds too; other hand-written jobs do not know them (a ``--shape`` run refuses them).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]
 
+import shapes  # noqa: E402
 from cpu_clock import spark_cpu_seconds  # noqa: E402
 from suite_build import big_program, build_times  # noqa: E402
 from suite_data import BY_NAME, WORKLOADS, Workload, input_frame, write_events  # noqa: E402
@@ -108,9 +112,23 @@ def generated_runner(spark, workload: Workload, frame, typed: bool = False):
     return run
 
 
-def handwritten_runner(workload: Workload, frame) -> Callable[[str], None]:
-    """The hand-written job of ``benchmarks/handwritten/<workload>.py`` writing its text."""
+def handwritten_runner(workload: Workload, frame, shape: str = "") -> Callable[[str], None]:
+    """The hand-written job of ``benchmarks/handwritten/<workload>.py`` writing its text
+    (``shape``: the pass-through job, its schema with the fields the shape adds)."""
     module = importlib.import_module(f"handwritten.{workload.module}")
+    if shape and shapes.EXTRA_FIELDS[shape]:
+        from handwritten import EVENT, as_json, parsed
+        from handwritten.passthrough import run
+        from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+        if module.run is not run:
+            raise ValueError(f"--shape {shape}: {workload.name} is no pass-through job")
+        name, kind = shapes.EXTRA_FIELDS[shape].split()
+        extra = StructField(name, {"BIGINT": LongType(), "STRING": StringType()}[kind])
+        schema = StructType([*EVENT.fields, extra])
+        return (
+            lambda out: parsed(frame, schema).select(as_json("e")).write.mode("overwrite").text(out)
+        )
     return lambda out: module.run(frame).write.mode("overwrite").text(out)
 
 
@@ -156,11 +174,13 @@ def fresh_cache(spark, frame) -> None:
     frame.count()
 
 
-def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: bool) -> dict:
+def measure(
+    spark, workload: Workload, frame, runs: int, folder: str, typed: bool, shape: str = ""
+) -> dict:
     """Warm-up (outputs compared), then ``runs`` interleaved rounds; medians in seconds."""
     fns = {
         "generated": generated_runner(spark, workload, frame, typed),
-        "handwritten": handwritten_runner(workload, frame),
+        "handwritten": handwritten_runner(workload, frame, shape),
     }
     for name, fn in fns.items():
         fn(f"{folder}/{workload.name}-{name}")
@@ -191,10 +211,16 @@ def measure(spark, workload: Workload, frame, runs: int, folder: str, typed: boo
 
 
 def run_workloads(
-    names: list[str], events: int, runs: int, typed: bool, typed_source: bool = False
+    names: list[str],
+    events: int,
+    runs: int,
+    typed: bool,
+    typed_source: bool = False,
+    shape: str = "",
 ) -> dict[str, dict]:
     """Every named workload measured in one SparkSession (local[2]), inputs cached per data set
-    (``typed_source``: the typed source of each, see :func:`typed_source_frame`)."""
+    (``typed_source``: the typed source of each, see :func:`typed_source_frame`; ``shape``: the
+    sample data set in that shape, see :mod:`shapes`)."""
     from runtime_support.spark.session import get_session
 
     spark = get_session("tremorc-suite")
@@ -207,14 +233,21 @@ def run_workloads(
         for name in names:
             workload = BY_NAME[name]
             if workload.data not in frames:
-                path = write_events(workload.data, events, Path(folder))
+                if shape and workload.data != "data":
+                    raise ValueError(f"--shape {shape}: {name} reads the {workload.data} data")
+                if shape:
+                    path = shapes.write(shape, events, Path(folder) / f"{shape}-{events}.json")
+                else:
+                    path = write_events(workload.data, events, Path(folder))
                 frames[workload.data] = input_frame(spark, path)
                 if typed_source:
                     text = frames[workload.data]
                     frames[workload.data] = typed_source_frame(text, workload.data)
                     text.unpersist()
             frame = frames[workload.data]
-            results[name] = measure(spark, workload, frame, runs, folder, typed or typed_source)
+            results[name] = measure(
+                spark, workload, frame, runs, folder, typed or typed_source, shape
+            )
             print(f"{name}: {summary(results[name], events)}", flush=True)
             for sub in Path(folder).glob(f"{name}-*"):
                 shutil.rmtree(sub, ignore_errors=True)
@@ -315,7 +348,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the same, both jobs reading a typed source (no JSON text in)",
     )
+    parser.add_argument(
+        "--shape",
+        default="",
+        choices=list(shapes.EXTRA_FIELDS),
+        help="the sample data in this shape (benchmarks/shapes.py)",
+    )
     args = parser.parse_args(argv)
+    if args.shape and (args.typed or args.typed_source):
+        parser.error("--shape reads JSON text: not with --typed or --typed-source")
     some_typed = args.typed or args.typed_source
     names = args.only or [w.name for w in WORKLOADS if w.name in TYPED or not some_typed]
     load, speed = os.getloadavg(), machine_speed()
@@ -329,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     results = (
         {}
         if args.no_run
-        else run_workloads(names, args.events, args.runs, args.typed, args.typed_source)
+        else run_workloads(names, args.events, args.runs, args.typed, args.typed_source, args.shape)
     )
     print(table(results, builds, args.events))
     print(f"load average at start {load[0]:.2f}, at end {os.getloadavg()[0]:.2f}")
@@ -344,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             "runs": args.runs,
             "typed": args.typed,
             "typed_source": args.typed_source,
+            "shape": args.shape,
             "cores": CORES,
             "load_start": load,
             "load_end": os.getloadavg(),

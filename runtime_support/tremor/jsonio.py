@@ -9,7 +9,10 @@ Tremor's ``format_finite`` leaves unspecified) are written as ``null``.
 
 Numbers read as simd-json 0.13 (Tremor's parser, without ``big-int-as-float``) reads them: an
 integer beyond u64::MAX or below i64::MIN, and a float that overflows to infinity (``1e400``), is
-invalid JSON; ``-0`` is the integer 0. Duplicate keys: the last one wins (at the first one's place).
+invalid JSON; ``-0`` is the integer 0. orjson reads an integer out of that range as a float, so
+the text decides: only a run of 20 digits, or a minus and 19, can be one, and only such runs are
+looked at (:func:`_check_integers`), never every token. Duplicate keys: the last one wins (at the
+first one's place).
 Nesting: Tremor has no depth limit; tremorc reads at most :data:`MAX_DEPTH` nested arrays and
 records (what its encoder and the stages' pickling handle) and rejects deeper text as invalid
 JSON, with a reason naming the limit.
@@ -37,14 +40,11 @@ __all__ = [
 MAX_DEPTH = 254
 """The deepest nesting of arrays and records tremorc reads (orjson's encoder writes 254 levels)."""
 I64_MIN, U64_MAX = -(2**63), 2**64 - 1
-# An integer of 19 or more digits may be out of range (seen as a run of 19 zeros once every digit
-# is a zero: cheaper than a regex); the exact check tokenizes, strings skipped.
-_SCREEN = bytes.maketrans(b"123456789{", b"000000000[")
-_RUN = b"0" * 19
-_INTEGERS = {
-    str: re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
-    bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])(-?\d+)(?![\d.eE])'),
-}
+# An integer Tremor can not hold has 20 digits or more, or a minus and 19 or more (JSON has no
+# leading zeros): once every digit and minus is a zero, either is a run of 20 zeros, one bytes
+# search (a 19-digit integer without a minus, a nanosecond timestamp, is always in range).
+_SCREEN = bytes.maketrans(b"123456789-{", b"0000000000[")
+_RUN = b"0" * 20
 _STRUCTURE = {
     str: re.compile(r'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
     bytes: re.compile(rb'"(?:[^"\\]|\\.)*"|([\[{])|[\]}]'),
@@ -75,31 +75,36 @@ def decode_json(text: str | bytes) -> Any:
         if "depth limit" in str(err):
             raise ValueError(_too_deep()) from None
         raise
-    if len(text) > 18:
-        # One pass of cheap screens: digits to 0 (a run of 19 may be out of range) and `{` to
-        # `[` (more openers than the limit may nest too deep); the exact checks run rarely.
-        screened = (text if type(text) is bytes else text.encode()).translate(_SCREEN)
-        if _RUN in screened:
-            _check_integers(text)
-        if len(text) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
+    if len(text) > 19:
+        # One pass of cheap screens: digits and minus to 0 (a run of 20 may be out of range) and
+        # `{` to `[` (more openers than the limit may nest too deep); the exact checks run
+        # rarely and cost little.
+        data = text if type(text) is bytes else text.encode()
+        screened = data.translate(_SCREEN)
+        at = screened.find(_RUN)
+        if at != -1:
+            _check_integers(data, screened, at)
+        if len(data) > 2 * MAX_DEPTH and screened.count(b"[") > MAX_DEPTH:
             _check_depth(text)
     return value
 
 
 def row_decoders(column: Any, nesting: bool = True) -> list[Any]:
     """Per row of an Arrow column of JSON texts (binary or string, nulls allowed), a function
-    that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where its
-    screens would run an exact check, ``orjson.loads`` (its common case, unchecked) elsewhere.
+    that decodes it exactly as :func:`decode_json` does: :func:`decode_json` itself where a
+    check may refuse the row, ``orjson.loads`` (its common case, unchecked) elsewhere.
     ``nesting=False``: without the screen for nesting (a caller that gives each value to
     ``orjson.dumps``, which refuses exactly what is nested deeper than :data:`MAX_DEPTH`, and
     then takes the exact path); integers are still screened.
 
     The screens run with numpy over chunks of the column's data buffer, not per row (per row
-    they cost more than the parse): a run of 19 digits marks the rows it touches (a run across
-    two rows of one chunk: both, conservative), and so does a row longer than 2 ×
-    :data:`MAX_DEPTH` bytes with more than :data:`MAX_DEPTH` openers (``[`` or ``{``, inside
-    strings too, as decode_json counts them). Invariant: every row :func:`decode_json` would
-    check gets :func:`decode_json`.
+    they cost more than the parse): a literal of 20 digits, or of a minus and 19, where an
+    integer stands and out of range (:func:`_out_of_range`; strings not told apart) marks the
+    rows it touches (a window across two rows of one chunk: both, conservative), and so does a
+    row longer than 2 × :data:`MAX_DEPTH` bytes with more than :data:`MAX_DEPTH` openers (``[``
+    or ``{``, inside strings too, as decode_json counts them). Invariant: every row that may
+    hold an integer out of range or nest too deep gets :func:`decode_json`; ``orjson.loads``
+    reads every other row as :func:`decode_json` does.
     """
     rows = len(column)
     decoders: list[Any] = [orjson.loads] * rows
@@ -139,24 +144,24 @@ def _risky_rows(column: Any, nesting: bool = True) -> list[int]:
 
 def _risky_in_chunk(data: Any, starts: Any, ends: Any, nesting: bool = True) -> list[int]:
     """:func:`_risky_rows` of the rows ``[starts[i], ends[i])`` of one chunk of bytes ``data``
-    (a run of 19 digits that crosses rows marks each of them: conservative); ``nesting``: also
-    the rows with too many openers."""
+    (a window that crosses rows marks each of them: conservative); ``nesting``: also the rows
+    with too many openers."""
     import numpy as np
 
     digits = (data - ord("0")) < 10  # digits (bytes below "0" wrap around to large values)
     marked = np.zeros(len(starts), bool)
-    # A run of 19 digits covers 4 whole 4-byte blocks of the chunk (4 × 4 + 3 bytes): blocks
-    # of 4 digits, 4 in a row, are the cheap screen; the exact marking runs on chunks that pass.
+    # 19 digits in a row cover 4 whole 4-byte blocks of the chunk (4 × 4 + 3 bytes): blocks of
+    # 4 digits, 4 in a row, are the cheap screen; only the few places it finds are looked at.
     whole = len(digits) // 4 * 4
     quads = digits[:whole].view(np.uint32) == _FOUR_DIGITS
-    if (quads[:-3] & quads[1:-2] & quads[2:-1] & quads[3:]).any():
-        runs = digits
-        for shift in _RUN_SHIFTS:  # runs[i]: data[i : i + 2, 4, 8, 16, 19] are all digits
-            runs = runs[:-shift] & runs[shift:]
-        at = np.flatnonzero(runs)
-        first = np.searchsorted(ends, at, "right")  # the rows of each run's first, last digit
+    hits = np.flatnonzero(quads[:-3] & quads[1:-2] & quads[2:-1] & quads[3:])
+    if len(hits):
+        at = _out_of_range(data, hits, starts, ends)
+        first = np.searchsorted(ends, at, "right")  # the rows of each window's first, last byte
         last = np.searchsorted(ends, at + len(_RUN) - 1, "right")
-        for low, high in zip(first.tolist(), last.tolist(), strict=True):
+        marked[first] = marked[last] = True
+        across = last - first > 1  # windows over rows shorter than themselves (rare)
+        for low, high in zip(first[across].tolist(), last[across].tolist(), strict=True):
             marked[low : high + 1] = True
     long_rows = (ends - starts) > 2 * MAX_DEPTH
     if nesting and long_rows.any():
@@ -167,27 +172,114 @@ def _risky_in_chunk(data: Any, starts: Any, ends: Any, nesting: bool = True) -> 
     return np.flatnonzero(marked).tolist()
 
 
+def _out_of_range(data: Any, hits: Any, starts: Any, ends: Any) -> Any:
+    """The starts of the 20-byte windows of a chunk ``data`` that may hold an integer literal
+    Tremor can not hold, judged as :func:`_check_integers` judges a run, strings not told
+    apart (conservative). ``hits``: the 4-byte blocks that begin 16 digits in a row.
+
+    A window is 20 digits, or a minus and 19 (the 16 digits of a hit ``h`` lie in the windows
+    starting at ``4h - 4`` to ``4h``, and every window holds a hit's 16 digits, so these are
+    all of them). It is kept where an integer stands outside strings (after one of
+    :data:`_BEFORE_INTEGER` or at its row's start) and then (a) its digits go on past it: a
+    literal longer than 20 bytes, out of range if an integer; or (b) it ends there (before one
+    of :data:`_AFTER_INTEGER` or at its row's end) above u64::MAX or below i64::MIN, compared
+    as text (the same length; JSON has no leading zeros)."""
+    import numpy as np
+
+    before, after = np.zeros(256, bool), np.zeros(256, bool)
+    before[list(_BEFORE_INTEGER)] = after[list(_AFTER_INTEGER)] = True
+    at = ((4 * hits - 4)[:, None] + np.arange(5)).ravel()  # overlapping ones twice: harmless
+    at = at[(at >= 0) & (at <= len(data) - len(_RUN))]
+    at = at[(data[at + len(_RUN) - 1] - ord("0")) < 10]  # first the cheap tests of one byte
+    row_start = starts[np.minimum(np.searchsorted(starts, at), len(starts) - 1)] == at
+    at = at[before[data[at - 1]] | row_start]  # where an integer stands (most are not)
+    text = data[at[:, None] + np.arange(len(_RUN))]
+    numeral = (text - ord("0")) < 10
+    numeral[:, 0] |= text[:, 0] == _MINUS
+    windows = numeral.all(axis=1)
+    at, text = at[windows], text[windows]
+    if not len(at):
+        return at
+    row = np.searchsorted(ends, at, "right")
+    stop = at + len(_RUN)
+    following = data[np.minimum(stop, len(data) - 1)]
+    longer = (stop < len(data)) & ((following - ord("0")) < 10)
+    limit = np.where(text[:, :1] == _MINUS, _I64_MIN_TEXT, _U64_MAX_TEXT)
+    differ = text != limit
+    first = differ.argmax(axis=1)  # the first byte that differs (0 when none)
+    rows = np.arange(len(at))
+    above = differ[rows, first] & (text[rows, first] > limit[rows, first])
+    ends_there = after[following] | (stop == ends[row])
+    return at[longer | (ends_there & above)]
+
+
+_U64_MAX_TEXT, _I64_MIN_TEXT = list(str(U64_MAX).encode()), list(str(I64_MIN).encode())
+
+
 _CHUNK_BYTES = 1 << 19
 """Bytes of JSON text :func:`_risky_rows` screens at once (whole rows, so a chunk may exceed it)."""
 _FOUR_DIGITS = 0x01010101
 """Four ``True`` bytes of a digit mask read as one native uint32 (the same in either order)."""
-_RUN_SHIFTS = (1, 2, 4, 8, 3)
-"""Shifts whose successive ``&`` turn a digit mask into the starts of runs of 19 digits."""
+_MINUS = ord("-")
 
 
 def _too_deep() -> str:
     return f"nesting deeper than {MAX_DEPTH} levels (tremorc reads JSON up to {MAX_DEPTH} levels)"
 
 
-def _check_integers(text: str | bytes) -> None:
-    """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold."""
-    for match in _INTEGERS[type(text)].finditer(text):
-        token = match.group(1)
-        if token is not None and not I64_MIN <= int(token) <= U64_MAX:
-            shown = token if isinstance(token, str) else token.decode()
-            raise ValueError(
-                f"integer {shown} out of range (Tremor's integers: i64::MIN..u64::MAX)"
-            )
+def _check_integers(data: bytes, screened: bytes, at: int) -> None:
+    """Raise ``ValueError`` for an integer literal (outside strings) Tremor can not hold.
+
+    ``data``: JSON text orjson read (so valid JSON); ``screened``: ``data`` through
+    :data:`_SCREEN` (digits and minus signs as ``0``); ``at``: where its first run of 20 or
+    more such bytes starts. Only those runs are looked at. Outside strings such a run is a
+    number's literal (or its part before a fraction or an exponent, or its exponent's digits),
+    an integer when it stands where valid JSON lets one stand (after one of
+    :data:`_BEFORE_INTEGER` or the start; before one of :data:`_AFTER_INTEGER` or the end:
+    never next to a fraction, an exponent or a letter); only one out of range is then placed
+    inside or outside a string (:func:`_in_string`). No tokenizer runs: a line costs a few
+    searches per long run, whatever its strings hold.
+    """
+    while at != -1:
+        end = _ZEROS.match(screened, at).end()
+        if (
+            (data[at - 1] in _BEFORE_INTEGER if at else True)
+            and (data[end] in _AFTER_INTEGER if end < len(data) else True)
+            and data.find(_MINUS, at + 1, end) == -1
+        ):
+            literal = data[at:end]
+            out_of_range = len(literal) > 20 or not I64_MIN <= int(literal) <= U64_MAX
+            if out_of_range and not _in_string(data, at):
+                raise ValueError(
+                    f"integer {literal.decode()} out of range (Tremor's integers: "
+                    "i64::MIN..u64::MAX)"
+                )
+        at = screened.find(_RUN, end)
+
+
+def _in_string(data: bytes, at: int) -> bool:
+    """Whether offset ``at`` of valid JSON text ``data`` lies inside a string: after an odd
+    number of unescaped quotes. A quote is escaped when an odd run of backslashes comes right
+    before it (valid JSON has backslashes only inside strings; most lines have none, found by
+    one ``memchr``)."""
+    quotes = data.count(b'"', 0, at)
+    slash = data.find(_BACKSLASH, 0, at)
+    while slash != -1:
+        after = slash
+        while data[after] == _BACKSLASH:
+            after += 1
+        if (after - slash) % 2 and data[after] == _QUOTE:
+            quotes -= 1
+        slash = data.find(_BACKSLASH, after, at)
+    return quotes % 2 == 1
+
+
+_ZEROS = re.compile(b"0+")
+_BEFORE_INTEGER = b":,[ \t\r\n"
+"""The bytes before an integer outside strings (or the text's start)."""
+_AFTER_INTEGER = b",]} \t\r\n"
+"""The bytes after an integer outside strings (or the text's end)."""
+_BACKSLASH, _QUOTE = ord("\\"), ord('"')
 
 
 def _check_depth(text: str | bytes) -> None:

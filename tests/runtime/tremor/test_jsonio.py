@@ -190,8 +190,8 @@ def test_row_decoders_agree_with_decode_json_on_every_line(kind):
 
 
 def test_row_decoders_check_exactly_the_risky_rows():
-    """Rows decode_json would check (19-digit runs, more than 254 openers) get it; others the
-    plain parse; a run across two rows marks both (conservative)."""
+    """Rows decode_json would check (runs of 20 digits or of a minus and 19, more than 254
+    openers) get it; others the plain parse; a run across two rows marks both (conservative)."""
     import orjson
 
     from runtime_support.tremor.jsonio import row_decoders
@@ -252,20 +252,27 @@ def test_row_decoders_agree_with_decode_json_on_generated_rows(values):
 
 def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     """A batch of several screening chunks: the rows marked are exactly those whose own text
-    has a run of 19 digits or more than 254 openers in over 508 bytes, wherever a chunk ends
-    (runs of 16-18 digits pass the first screen and are not marked)."""
+    has an integer literal out of range where an integer stands (strings not told apart) or
+    more than 254 openers in over 508 bytes, wherever a chunk ends (runs of 16-19 digits,
+    in-range literals of 20 digits and long digit runs inside strings are not marked)."""
     import re
 
     from runtime_support.tremor.jsonio import _CHUNK_BYTES, row_decoders
 
     filler = b'{"about":"' + b"x" * 600 + b'","n":12345678}'
     risky = {
-        b'{"n":' + b"9" * 19 + b"}",
+        b'{"n":' + b"9" * 20 + b"}",
         b'{"n":-' + b"1" * 25 + b"}",
+        b'{"n":-' + b"9" * 19 + b"}",
         b"[" * 255 + b"]" * 255,
         b'{"s":"' + b"{" * 300 + b'"}',
     }
     harmless = [b'{"n":' + b"7" * 18 + b"}", b'{"n":' + b"7" * 16 + b"}", b"[" * 254 + b"]" * 254]
+    harmless += [b'{"ts":' + b"1" * 19 + b"}", b'{"n":-' + b"1" * 18 + b"}"]
+    harmless += [
+        b'{"u":18446744073709551615,"i":-9223372036854775808}',
+        b'{"s":"' + b"9" * 40 + b'"}',
+    ]
     lines = []
     for i in range(3 * _CHUNK_BYTES // len(filler)):
         lines.append(filler)
@@ -276,7 +283,10 @@ def test_row_decoders_screen_a_batch_larger_than_one_chunk():
     expected = [
         i
         for i, line in enumerate(lines)
-        if re.search(rb"\d{19}", line)
+        if any(
+            not -(2**63) <= int(literal) <= 2**64 - 1
+            for literal in re.findall(rb"(?:^|[:,\[\s])(-?\d{19,})(?=[,\]}\s]|$)", line)
+        )
         or (len(line) > 508 and len(re.findall(rb"[\[{]", line)) > 254)
     ]
     assert len(expected) > 10
