@@ -160,9 +160,8 @@ def python_splits(df: Any):
     ``spark.sql.shuffle.partitions`` (``--partitions``) and the cluster's cores (Spark's default
     parallelism; unknown to a Spark Connect client). Its splits are merged without a shuffle
     (``coalesce``; never more splits than it has), for a source stage, whose stateless members
-    need no particular split. A Python task costs tens of milliseconds of CPU to start and
-    finish, whatever its rows (measured: an identity ``mapInArrow`` over 1M events took 8.2 s
-    of CPU in 38 splits, 4.1 s in 2)."""
+    need no particular split. A Python task has a fixed cost to start and finish, whatever its
+    rows."""
     from runtime_support.spark.session import is_connect
 
     if is_empty_frame(df):  # no rows: no splits to merge (the frame is reused as is)

@@ -19,7 +19,7 @@ A stage whose spec says ``repeats`` emits :data:`REPEAT_ROW_SCHEMA` rows: ``repe
 job output stands for n outputs with the same port and text emitted in a row by one event, at
 paths ``path`` … ``path`` with its last index + n - 1 (a windowless ``group by each`` emits its
 event once per group); ``port_frames`` expands them in the JVM, so the text crosses from Python
-once (measured: 5 outputs per event through Arrow took twice the time of one row expanded).
+once.
 
 Order: ``(seq, path)`` is Tremor's emission order. ``path`` extends the path of the row a stage
 ran with the index of each output in Tremor's depth-first order (and, into a keyed stage, the
@@ -157,11 +157,11 @@ GC_THRESHOLDS = (50_000, 20, 100)
 
 
 def _relax_gc() -> None:
-    """Collect cyclic garbage less often in this Python worker: a stage allocates a few
-    containers per event (the decoded event, its outputs, the rows), which with the default
-    thresholds start a collection every few hundred events (measured: a third of a stateless
-    stage's time). What the worker imported before is frozen (never scanned again); cycles
-    made later are still collected, every 50,000 allocations instead of 700. Once per worker."""
+    """Collect cyclic garbage less often in this Python worker: a stage allocates a few containers
+    per event (the decoded event, its outputs, the rows), which with the default thresholds would
+    start a collection every few hundred events. What the worker imported before is frozen (never
+    scanned again); cycles made later are still collected, every 50,000 allocations instead of 700.
+    Once per worker."""
     if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)

@@ -122,7 +122,7 @@ def _typed_source_plan(spec: GraphSpec, source: Any) -> tuple[Any, Any]:
     branch's filter is a plain disjunction of the plan's checks, which the source's statistics
     can prune. A plan that sends no row to Python (:meth:`_Build.never`) has no Python branch
     (:func:`no_python_events`), and a plan where every row emits no filter: each DataFrame is
-    one more plan the driver analyses (some 10 ms per run)."""
+    one more plan the driver analyses."""
     from pyspark.sql import functions as F
 
     stream, ddl, tree = spec.typed  # type: ignore[attr-defined]
@@ -154,11 +154,9 @@ def no_python_events(spark: Any) -> Any:
 def _few_splits(python: Any) -> Any:
     """The typed source's rows for Python in as many splits as the cluster has cores: usually
     few rows (those the plan cannot decide) over all the source's partitions, and a Python task
-    costs ~20-60 ms of runner whatever its rows. A narrow ``coalesce`` (no shuffle, no job of
+    has a fixed cost whatever its rows. A narrow ``coalesce`` (no shuffle, no job of
     its own); `seq` is computed before it, in the source's own partitions. Under Spark Connect
-    the cores are unknown: a hash exchange on ``seq`` lets adaptive execution merge them.
-    Measured (match workload, 1M events in 6 partitions, local[2], 4 rounds): the whole job
-    3.21 s with the exchange, 2.89 s with the coalesce, the hand-written job 2.30 s."""
+    the cores are unknown: a hash exchange on ``seq`` lets adaptive execution merge them."""
     from runtime_support.spark.session import is_connect
 
     spark = python.sparkSession
@@ -229,10 +227,8 @@ def jackson_escapes_as_tremor(text: Any) -> Any:
 
 
 def holds_unicode_escape(text: Any) -> Any:
-    """``text`` holds ``\\u``, searched in its UTF-8 bytes (the same answer: Spark's search in
-    a byte array runs about twice as fast as its search in a string, which reads each byte
-    through ``Platform.getByte``: the escape rewrite over 500,000 lines of the match workload's
-    JSON, medians of five rounds, cost 0.75 s of CPU with the string search, 0.44 s with it)."""
+    """``text`` holds ``\\u``, searched in its UTF-8 bytes (the same answer as a search in the
+    string, which Spark runs byte by byte through ``Platform.getByte``)."""
     from pyspark.sql import functions as F
 
     return F.contains(text.cast("binary"), F.lit(bytearray(b"\\u")))
