@@ -48,7 +48,7 @@ def check(files: tuple[Path, ...]) -> None:
 
 
 SCHEMA_HELP = (
-    "Spark DDL of the input events (extension, README 'Typed sources'): events that fit it "
+    "Spark DDL of the input events (docs/extensions.md): events that fit it "
     "run as native Spark Columns"
 )
 

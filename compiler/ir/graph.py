@@ -200,7 +200,7 @@ class Window:
     max_groups: Constant | None = None
     tick_script: Embedded | None = None  # ``script from tick`` (state windows, runtime ticks)
     tick_reply_span: tuple[int, int] | None = None  # the tick script (its errors point here)
-    slide: int = 0  # sliding windows (README "Window extensions")
+    slide: int = 0  # sliding windows (docs/extensions.md)
     lateness: int = 0  # event-time windows
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
 
@@ -270,7 +270,7 @@ class SelectNode(GraphNode):
 
     @property
     def out_ports(self) -> tuple[str, ...]:
-        """``late``: late events of an event-time window (README "Window extensions")."""
+        """``late``: late events of an event-time window (docs/extensions.md)."""
         return ("out", "error", "late") if self.late else ("out", "error")
 
     @property

@@ -104,7 +104,7 @@ def _connection(
     if kinds[conn.to.alias.name] == "metrics":
         message = (
             "The metrics connector takes no custom metrics in tremorc (its `in` port): it "
-            "emits the flow's event counts on `out` (README, Metrics)"
+            "emits the flow's event counts on `out` (docs/connectors.md, Metrics)"
         )
         raise _endpoint_error(conn.to, message, source)
     sink = F.ConnectorEnd(connector=conn.to.alias.name, port=conn.to_port)

@@ -212,7 +212,7 @@ class _Instantiator:
             self.links.append(G.Link(source=(node.name, "late"), target=self._late(stmt)))
 
     def _late(self, stmt: Q.Select) -> G.Endpoint:
-        """Where late events go (README "Window extensions"): the pipeline's stream or port
+        """Where late events go (docs/extensions.md): the pipeline's stream or port
         ``late``; a ``.trickle`` file gets the output port ``late`` when it needs one, a
         defined pipeline must declare it (nothing is dropped unseen)."""
         if "late" not in self.streams and self.implicit_late:

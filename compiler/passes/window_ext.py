@@ -1,4 +1,4 @@
-"""The IR of tremorc's window extensions (README "Window extensions"): ``sliding``, ``session``
+"""The IR of tremorc's window extensions (docs/extensions.md): ``sliding``, ``session``
 and event-time (``lateness``) windows, for :func:`compiler.passes.query_selects.window_ir`.
 
 Needs: a ``define window`` whose ``with`` keys the registry accepted (names and types).

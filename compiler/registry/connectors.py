@@ -51,7 +51,7 @@ METRICS_DOC = (
     "the pipelines it feeds (a second pass); counted on the executors (docs/connectors.md, Metrics)"
 )
 
-#: Config keys Tremor's exit connector has and a batch job cannot honour (see README).
+#: Config keys Tremor's exit connector has and a batch job cannot honour (see docs/tremor-users.md).
 EXIT_DELAY = "a batch job stops at the first event that reaches `exit`; it cannot wait"
 EXIT_GRACEFUL = "a batch job always stops gracefully, after writing what reached the sinks"
 FILE_CHUNK = "a file is read whole, or split by the `separate` preprocessor, never by chunk size"

@@ -2,7 +2,7 @@
 
 Invariant: ``tumbling`` is the one kind Tremor implements (``sliding`` parses, and Tremor
 itself rejects it: "Sliding windows are not yet implemented"). ``sliding``, ``session`` and
-``lateness`` (event time) are tremorc extensions (README "Window extensions"), whose docs start
+``lateness`` (event time) are tremorc extensions (docs/extensions.md), whose docs start
 with :data:`EXTENSION`. Which keys combine is checked where the window is instantiated
 (:mod:`compiler.passes.window_ext`).
 """

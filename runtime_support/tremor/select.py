@@ -367,7 +367,7 @@ class SelectOperator(Sink):
         self._emit_target(self._event, ctx, results)
 
     def late(self, record: dict[str, Any]) -> None:
-        """A late event leaves on ``late`` with its payload (README "Window extensions")."""
+        """A late event leaves on ``late`` with its payload (docs/extensions.md)."""
         assert self._event is not None
         event = self._event
         value = {**record, "event": event.value}

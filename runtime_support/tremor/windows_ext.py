@@ -1,4 +1,4 @@
-"""tremorc's window extensions (README "Window extensions"): sliding, session and event-time
+"""tremorc's window extensions (docs/extensions.md): sliding, session and event-time
 windows, each alone in its select (no tilt chain), one :class:`ExtWindow` per group.
 
 Invariants:

@@ -33,7 +33,7 @@ from runtime_support import (
     stream_outputs,
 )
 
-SOURCE = '# tremorc extension (README "Window extensions"): per host, windows of 4 events, one every 2\ndefine window w from sliding with size = 4, slide = 2 end;\nselect {"host": group[0], "n": aggr::stats::count(), "ms": aggr::stats::sum(event.ms)}\nfrom in[w] group by event.host into out;\n'
+SOURCE = '# tremorc extension (docs/extensions.md): per host, windows of 4 events, one every 2\ndefine window w from sliding with size = 4, slide = 2 end;\nselect {"host": group[0], "n": aggr::stats::count(), "ms": aggr::stats::sum(event.ms)}\nfrom in[w] group by event.host into out;\n'
 
 
 def select1_group_by_run(event, meta, state, ctx):
@@ -41,7 +41,7 @@ def select1_group_by_run(event, meta, state, ctx):
     return "out", get_field(event, "host", "event", 0), meta, state
 
 
-SELECT1_GROUP_BY_SITES = ((265, 269, 259, 269),)
+SELECT1_GROUP_BY_SITES = ((257, 261, 251, 261),)
 
 
 def select1_aggr_args_run(event, meta, state, ctx):
@@ -49,7 +49,7 @@ def select1_aggr_args_run(event, meta, state, ctx):
     return "out", [[], [get_field(event, "ms", "event", 0)]], meta, state
 
 
-SELECT1_AGGR_ARGS_SITES = ((234, 236, 228, 236),)
+SELECT1_AGGR_ARGS_SITES = ((226, 228, 220, 228),)
 
 
 def select1_target_run(event, meta, state, ctx):
@@ -66,7 +66,7 @@ def select1_target_run(event, meta, state, ctx):
     )
 
 
-SELECT1_TARGET_SITES = ((174, 175, 168, 176), (183, 203, 183, 203), (211, 237, 211, 237))
+SELECT1_TARGET_SITES = ((166, 167, 160, 168), (175, 195, 175, 195), (203, 229, 203, 229))
 
 
 SELECT1 = SelectSpec(

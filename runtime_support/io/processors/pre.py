@@ -53,7 +53,7 @@ class Separate(Preprocessor):
     """``separate``: split at ``separator``; ``buffered`` keeps a trailing fragment for the next
     chunk; fragments over ``max_length`` (0: no limit) are discarded, each with a reason in
     ``dropped``. Named without a config there is no limit (Tremor's is 8192 bytes; a file source
-    splits lines with Spark's text reader, which has none: see the README)."""
+    splits lines with Spark's text reader, which has none)."""
 
     name = "separate"
 
