@@ -45,9 +45,7 @@ def _placed(expr: S.Expr, names: set[str]) -> bool:
     if isinstance(expr, S.Path) and expr.root == "args" and len(expr.segments) == 1:
         return isinstance(expr.segments[0], S.FieldSeg)
     if isinstance(expr, S.RecordLit):
-        return all(
-            not _refs(f.key, names) and _placed(f.value, names) for f in expr.fields
-        )
+        return all(not _refs(f.key, names) and _placed(f.value, names) for f in expr.fields)
     if isinstance(expr, S.ArrayLit):
         return all(_placed(item, names) for item in expr.items)
     return not _refs(expr, names)
@@ -68,7 +66,7 @@ def _sites(real: Any, seen: Any, value: Any, path: Path) -> list[Path] | None:
         return found
     if isinstance(seen, list) and isinstance(real, list) and len(seen) == len(real):
         found = []
-        for index, (r, s) in enumerate(zip(real, seen)):
+        for index, (r, s) in enumerate(zip(real, seen, strict=True)):
             sub = _sites(r, s, value, (*path, index))
             if sub is None:
                 return None
@@ -120,5 +118,6 @@ def flow_args(
                     fixed = f"it sets `{key}` of connector `{alias}`, which shapes the job"
                     break
                 sites += [(alias, p) for p in found]
-        out.append(FlowArg(name=name, value=value, sites=() if fixed else tuple(sites), fixed=fixed))
+        kept = () if fixed else tuple(sites)
+        out.append(FlowArg(name=name, value=value, sites=kept, fixed=fixed))
     return tuple(out)

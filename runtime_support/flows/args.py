@@ -143,5 +143,5 @@ def bind_args(
             target[path[-1]] = value
     return tuple(
         dataclasses.replace(spec, params=new) if new != spec.params else spec
-        for spec, new in zip(connectors, params)
+        for spec, new in zip(connectors, params, strict=True)
     )
