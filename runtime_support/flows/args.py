@@ -8,16 +8,20 @@ the build-time value (a float arg also takes an integer). The environment variab
 is ``TREMORC_ARG_`` + ``name`` upper-cased with ``.`` as ``__`` (``flow.name`` when the job
 deploys several flows).
 
-Invariant: a run-time value is never part of a message, so no error, log line or file the job
-writes carries it; it only replaces the build-time value at the arg's ``sites`` (connector
-``with`` key paths, see ``compiler/passes/deploy_args.py``) in the job's connector specs.
+Invariant: a run-time value is never part of a message of this module; it only replaces the
+build-time value at the arg's ``sites`` (connector ``with`` key paths, see
+``compiler/passes/deploy_args.py``) in the job's connector specs. Whatever else the job's driver
+prints on stderr while it runs (an unreadable input's path, an error quoting a config) has every
+run-time value of :data:`MASKED_LENGTH` characters or more replaced by ``<arg NAME>``
+(:func:`redacted`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +35,12 @@ __all__ = [
     "env_name",
     "given_args",
     "parse_value",
+    "redacted",
+    "secret_masks",
 ]
+
+#: Shorter values are not masked in what the job prints (they would mask ordinary text).
+MASKED_LENGTH = 4
 
 ENV_PREFIX = "TREMORC_ARG_"
 
@@ -145,3 +154,46 @@ def bind_args(
         dataclasses.replace(spec, params=new) if new != spec.params else spec
         for spec, new in zip(connectors, params, strict=True)
     )
+
+
+def secret_masks(
+    known: tuple[FlowArg, ...], options: list[str], environ: Mapping[str, str]
+) -> dict[str, str]:
+    """Each run-time value's texts (as given, and as the string it parses to) → ``<arg NAME>``,
+    longest first."""
+    masks: dict[str, str] = {}
+    for name, text in given_args(options, environ, known).items():
+        value = parse_value(text)
+        for shown in (text, value if isinstance(value, str) else ""):
+            if len(shown) >= MASKED_LENGTH:
+                masks[shown] = f"<arg {name}>"
+    return dict(sorted(masks.items(), key=lambda item: -len(item[0])))
+
+
+class _Masked:
+    """A text stream that writes through ``stream`` with every mask applied."""
+
+    def __init__(self, stream: Any, masks: dict[str, str]):
+        self._stream = stream
+        self._masks = masks
+
+    def write(self, text: str) -> int:
+        for secret, mask in self._masks.items():
+            text = text.replace(secret, mask)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def redacted(module: Any, name: str, masks: dict[str, str]) -> Iterator[None]:
+    """``module.name`` (``sys.stderr``/``sys.stdout``) masked while the block runs, and still
+    when an exception leaves it (the traceback Python then prints is masked too)."""
+    if not masks:
+        yield
+        return
+    stream = getattr(module, name)
+    setattr(module, name, _Masked(stream, masks))
+    yield
+    setattr(module, name, stream)

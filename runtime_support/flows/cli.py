@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Any
 
-from runtime_support.flows.args import ENV_PREFIX, ArgError, bind_args
+from runtime_support.flows.args import ENV_PREFIX, ArgError, bind_args, redacted, secret_masks
 from runtime_support.flows.batch import FlowSpec, RunPipeline, flow_conf, run_flow
 from runtime_support.flows.connectors import check_inputs
 from runtime_support.flows.streaming import stream_flow_main
@@ -77,8 +77,22 @@ def flow_main(
     except ArgError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    masks = secret_masks(flow.args, args.arg, os.environ)
     args.arg = []  # the values live only in the connector specs from here on
     flow = dataclasses.replace(flow, connectors=connectors)
+    with redacted(sys, "stderr", masks):
+        return _run(parser, args, flow, run_pipeline, graph, masks)
+
+
+def _run(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    flow: FlowSpec,
+    run_pipeline: RunPipeline,
+    graph: tuple[Any, Any] | None,
+    masks: dict[str, str],
+) -> int:
+    """The run of :func:`flow_main` once the args are bound (stderr already redacted)."""
     ctx = RunContext(
         ticks=10 if args.ticks is None else max(0, args.ticks),
         stdin_path=args.input,
@@ -98,7 +112,8 @@ def flow_main(
         conf = flow_conf(args, flow)
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         if args.show_conf:
-            show_conf(spark, conf, args.remote)
+            with redacted(sys, "stdout", masks):
+                show_conf(spark, conf, args.remote)
             return 0
         return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except InputPathError as err:
