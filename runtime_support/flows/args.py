@@ -28,8 +28,8 @@ from typing import Any
 from runtime_support.tremor.jsonio import decode_json
 
 __all__ = [
-    "ENV_PREFIX",
     "ArgError",
+    "ENV_PREFIX",
     "FlowArg",
     "bind_args",
     "env_name",
