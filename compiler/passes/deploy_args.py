@@ -24,8 +24,16 @@ from ..ir.flow import FlowArg
 #: The value bound to the arg being traced (a string no program writes).
 MARKER = "\x00tremorc-run-time-arg\x00"
 
-#: ``with`` key paths that shape the compiled job (ports, ordering, the metrics plan).
-SHAPING = (("metrics_interval_s",), ("config", "mode"), ("config", "single_file"))
+#: ``with`` key paths decided with the build: they shape the compiled job (ports, ordering, the
+#: metrics plan) or how its sources frame and decode (checked against each other at build).
+SHAPING = (
+    ("codec",),
+    ("config", "mode"),
+    ("config", "single_file"),
+    ("metrics_interval_s",),
+    ("postprocessors",),
+    ("preprocessors",),
+)
 
 Path = tuple[str | int, ...]
 
@@ -115,7 +123,7 @@ def flow_args(
                 shaping = next((p for p in found if p[:2] in SHAPING or p[:1] in SHAPING), None)
                 if shaping is not None:
                     key = ".".join(map(str, shaping))
-                    fixed = f"it sets `{key}` of connector `{alias}`, which shapes the job"
+                    fixed = f"it sets `{key}` of connector `{alias}`, decided with the build"
                     break
                 sites += [(alias, p) for p in found]
         kept = () if fixed else tuple(sites)

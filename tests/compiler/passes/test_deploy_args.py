@@ -43,14 +43,28 @@ def test_a_placed_path_is_set_at_its_key_path() -> None:
 
 def test_placement_in_nested_records_and_arrays() -> None:
     text = _flow(
+        'ns = "10.0.0.2"',
+        "define connector c from dns_client args ns with "
+        'config = {"nameservers": ["10.0.0.1", args.ns]} end;',
+        "create connector c with ns = args.ns end;",
+    )
+    assert _args(text)["ns"].sites == (("c", ("config", "nameservers", 1)),)
+
+
+def test_processors_are_decided_with_the_build() -> None:
+    text = _flow(
         'p = ","',
         'define connector c from file args path with codec = "json", '
         'preprocessors = [{"name": "separate", "config": {"separator": args.path}}], '
         'config = {"path": "x.json", "mode": "read"} end;',
         "create connector c with path = args.p end;",
     )
-    site = ("preprocessors", 0, "config", "separator")
-    assert _args(text)["p"].sites == (("c", site),)
+    arg = _args(text)["p"]
+    assert arg.sites == ()
+    assert (
+        arg.fixed
+        == "it sets `preprocessors.0.config.separator` of connector `c`, decided with the build"
+    )
 
 
 def test_an_operand_keeps_the_arg_at_build_time() -> None:
@@ -79,7 +93,9 @@ def test_a_shaping_key_keeps_the_arg_at_build_time() -> None:
         'config = {"path": "in.json", "mode": args.mode} end;',
         "create connector c with mode = args.m end;",
     )
-    assert _args(text)["m"].fixed == "it sets `config.mode` of connector `c`, which shapes the job"
+    assert (
+        _args(text)["m"].fixed == "it sets `config.mode` of connector `c`, decided with the build"
+    )
 
 
 def test_a_pipeline_arg_is_set_when_the_job_is_built() -> None:
