@@ -28,7 +28,22 @@ def _warn(warnings: tuple[Warning_, ...]) -> None:
         click.echo(warning.render() + "\n", err=True)
 
 
+def _version() -> str:
+    """tremorc's version (setup.cfg's ``version``, as installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tremorc")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        import configparser
+
+        config = configparser.ConfigParser()
+        config.read(Path(__file__).resolve().parent.parent / "setup.cfg")
+        return config.get("metadata", "version", fallback="unknown")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), "--version", prog_name="tremorc", message="%(prog)s %(version)s")
 def cli() -> None:
     """Compile Tremor programs (.tremor, .trickle, .troy) into standalone PySpark jobs."""
 
@@ -85,8 +100,9 @@ def build(file: Path, output: Path | None, schema: tuple | None) -> None:
         output.write_text(job, encoding="utf-8")
 
 
-@cli.command()
+@cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("file", type=click.Path(path_type=Path))
+@click.argument("job_args", nargs=-1, type=click.UNPROCESSED)
 @click.option("-i", "--input", "infile", help="JSON lines to read (default stdin)")
 @click.option(
     "-o",
@@ -104,9 +120,12 @@ def run(
     ingest_ns: str,
     verbose: bool,
     remote: str | None,
+    job_args: tuple[str, ...],
 ) -> None:
     """Build FILE and run it on the embedded local Spark (or a Spark Connect server), like
-    `tremor run`."""
+    `tremor run`. Every other option goes to the job as written (`--arg NAME=VALUE`, `--conf`,
+    `--master`, `--partitions`, `--stream`, `--checkpoint`, `--trigger`…: see the job's
+    `--help`)."""
     try:
         compiled = compile_path(file)
     except CompileError as err:
@@ -125,7 +144,7 @@ def run(
         argv.append("--verbose")
     if remote:
         argv += ["--remote", remote]
-    sys.exit(module.main(argv))
+    sys.exit(module.main([*argv, *job_args]))
 
 
 @cli.command("test")

@@ -159,6 +159,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "runtime_support.io.connectors.base": ("ConnectorSpec",),
     "runtime_support.io.connectors.metrics": ("MetricsSpec",),
+    "runtime_support.flows.args": ("FlowArg",),
     "runtime_support.flows.batch": ("FlowSpec",),
     "runtime_support.flows.cli": ("flow_main",),
 }

@@ -106,3 +106,13 @@ def test_build_as_its_own_process_delivers_the_whole_job(tmp_path: Path) -> None
     assert out.read_text() == to_pipe.stdout
     assert to_file.stderr == to_pipe.stderr == in_process.stderr
     assert to_file.stderr.startswith("Warning(performance): \n")
+
+
+def test_version_is_setup_cfgs() -> None:
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0
+    assert result.output == f"tremorc {config['metadata']['version']}\n"

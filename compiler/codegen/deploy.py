@@ -61,6 +61,7 @@ class _Job:
     aliases: list[str] = field(default_factory=list)  # ``flow::alias``, by index
     reports: list[int | None] = field(default_factory=list)  # metrics_interval_s, by index
     pipelines: list[tuple[str, F.DeployedPipeline]] = field(default_factory=list)  # (flow, p)
+    args: list[str] = field(default_factory=list)  # FlowArg(...) of every deployed flow's args
 
 
 def _add_pipeline(job: _Job, pipeline: F.DeployedPipeline) -> None:
@@ -220,6 +221,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
         f"sources={tuple(job.inputs)!r}, sinks={tuple(job.outputs)!r}"
         + (f", answered={answered!r}" if answered else "")
         + (f", metrics={metrics}" if metrics else "")
+        + (f", args=({''.join(a + ',' for a in job.args)})" if job.args else "")
         + ")"
     )
     return render_template(
@@ -231,6 +233,7 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
             *GRAPH_IMPORTS,
             *FLOW_IMPORTS,
             *(METRICS_IMPORTS if metrics else ()),
+            *(("runtime_support.flows.args:FlowArg",) if job.args else ()),
             *plan["plan_imports"],  # type: ignore[misc]
         ),
         sources=tuple(job.sources),
@@ -245,10 +248,28 @@ def _render(job: _Job, source: Source, job_name: str) -> str:
     )
 
 
+def _add_args(job: _Job, flow: F.Flow, qualified: bool) -> None:
+    """The flow's args as the job's run-time options (``flow.name`` when several flows are
+    deployed); a site of a connector no connection uses is left out (the job has no such
+    connector)."""
+    for arg in flow.args:
+        sites = tuple(
+            (job.aliases.index(f"{flow.alias}::{alias}"), path)
+            for alias, path in arg.sites
+            if f"{flow.alias}::{alias}" in job.aliases
+        )
+        name = f"{flow.alias}.{arg.name}" if qualified else arg.name
+        job.args.append(
+            f"FlowArg(name={name!r}, value={arg.value!r}, sites={sites!r}, fixed={arg.fixed!r})"
+        )
+
+
 def _assembled(deployment: F.Deployment) -> _Job:
     job = _Job()
     for flow in deployment.flows:
         _add_flow(job, flow)
+    for flow in deployment.flows:
+        _add_args(job, flow, len(deployment.flows) > 1)
     return job
 
 

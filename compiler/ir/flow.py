@@ -102,13 +102,32 @@ class Connection:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FlowArg:
+    """One arg of a deployed flow: ``value`` is its build-time value (the ``deploy flow … with``
+    value or the definition's default); ``sites`` are the ``(connector alias, key path)`` of
+    the connector ``with`` values that are exactly this arg (the job substitutes a run-time value
+    there); ``fixed`` says why it cannot be set at run time (``""`` when it can).
+
+    Invariant: when ``fixed`` is empty the arg reaches the connectors only by placement (a
+    ``with`` value or a record field / array element that is ``args.<name>`` itself, never an
+    operand), so substituting at ``sites`` is exactly Tremor's evaluation with the new value.
+    """
+
+    name: str
+    value: Any
+    sites: tuple[tuple[str, tuple[str | int, ...]], ...] = ()
+    fixed: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Flow:
-    """One ``deploy flow alias``."""
+    """One ``deploy flow alias``; ``args``: its args, in definition order."""
 
     alias: str
     connectors: tuple[Connector, ...]
     pipelines: tuple[DeployedPipeline, ...]
     connections: tuple[Connection, ...]
+    args: tuple[FlowArg, ...] = ()
 
     def connector(self, alias: str) -> Connector:
         """The created connector ``alias`` (the invariant guarantees it exists)."""
@@ -126,6 +145,9 @@ class Deployment:
         lines = ["deployment"]
         for flow in self.flows:
             lines.append(f"  flow {flow.alias!r}")
+            for a in flow.args:
+                how = f"fixed: {a.fixed}" if a.fixed else f"run time at {list(a.sites)!r}"
+                lines.append(f"    arg {a.name!r} = {a.value!r} ({how})")
             for c in flow.connectors:
                 lines.append(f"    connector {c.alias!r} {c.kind} params={c.params!r}")
                 facts = f"scope: {describe(c.scope)} | ports: {', '.join(c.ports)}"

@@ -22,8 +22,10 @@ from ..ast import deploy as D
 from ..ast import query as Q
 from ..ast import script as S
 from ..diagnostics import CompileError
+from ..ir.flow import FlowArg
 from ..registry.connector_checks import check_connector
 from ..source import Source, Span
+from .deploy_args import flow_args
 from .deploy_eval import ConstEval
 from .deploy_pipelines import check_pipeline_definition
 from .deploy_scope import Scope, load_scope
@@ -64,13 +66,15 @@ class PipelineInstance:
 
 @dataclass(frozen=True)
 class FlowInstance:
-    """One ``deploy flow``: its alias, created connectors and pipelines, and connections."""
+    """One ``deploy flow``: its alias, created connectors and pipelines, connections, and its
+    args (which of them the job may take at run time: :mod:`.deploy_args`)."""
 
     alias: str
     flow: D.DefineFlow
     connectors: tuple[ConnectorInstance, ...]
     pipelines: tuple[PipelineInstance, ...]
     connects: tuple[D.Connect, ...]
+    args: tuple[FlowArg, ...] = ()
 
 
 def _keyword_span(text: str, keyword: str, lo: int, first: Span, last: Span) -> Span:
@@ -153,9 +157,14 @@ def _check_with_keys(create: D.Create, args: tuple[Q.ArgDef, ...], source: Sourc
 
 
 def _create_instance(
-    create: D.Create, scope: Scope, evaluator: ConstEval, flow_args: dict[str, Any]
+    create: D.Create,
+    scope: Scope,
+    evaluator: ConstEval,
+    flow_args: dict[str, Any],
+    check: bool = True,
 ) -> ConnectorInstance | PipelineInstance:
-    """Resolve, check and bind one ``create`` of a deployed flow."""
+    """Resolve, check and bind one ``create`` of a deployed flow (``check``: a connector's
+    values are checked against its kind)."""
     source = evaluator.source
     defn = scope.lookup(create)
     if defn is None:
@@ -167,7 +176,8 @@ def _create_instance(
         check_connector_definition(defn, scope.source_for(defn))
         definition_eval = scope.evaluator_for(defn)
         params = {e.key.name: definition_eval.value(e.value, args) for e in defn.config}
-        check_connector(defn, params, scope.source_for(defn))
+        if check:
+            check_connector(defn, params, scope.source_for(defn))
         return ConnectorInstance(create.name.name, defn.kind.name, params, defn, create)
     # A flow's own pipeline is checked with its own ``use``s (check_flow_definitions); it is
     # instantiated with exactly those, so its scripts pass the front end once. An imported one
@@ -205,12 +215,21 @@ def _deploy_instance(deploy: D.DeployFlow, top: Scope) -> FlowInstance:
     args = bind_args(flow.args, deploy.params, given, home.evaluator, lo=flow.span.start)
     scope = home.enter(flow)
     instances = [_create_instance(c, scope, scope.evaluator, args) for c in flow.creates()]
+    connectors = [c for c in flow.creates() if isinstance(scope.lookup(c), D.DefineConnector)]
+
+    def probe(values: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        made = (_create_instance(c, scope, scope.evaluator, values, False) for c in connectors)
+        return {i.alias: i.params for i in made if isinstance(i, ConnectorInstance)}
+
+    params = {i.alias: i.params for i in instances if isinstance(i, ConnectorInstance)}
+    defs = {c.name.name: scope.lookup(c) for c in flow.creates()}
     return FlowInstance(
         alias=deploy.name.name,
         flow=flow,
         connectors=tuple(i for i in instances if isinstance(i, ConnectorInstance)),
         pipelines=tuple(i for i in instances if isinstance(i, PipelineInstance)),
         connects=flow.connects(),
+        args=flow_args(flow, args, defs, params, probe),
     )
 
 

@@ -120,7 +120,11 @@ def _flow(flow: FlowInstance, source: Source, elab: Elaboration) -> F.Flow:
     )
     connections = tuple(_connection(flow, pipes, c, source) for c in flow.connects)
     built = F.Flow(
-        alias=flow.alias, connectors=connectors, pipelines=pipelines, connections=connections
+        alias=flow.alias,
+        connectors=connectors,
+        pipelines=pipelines,
+        connections=connections,
+        args=flow.args,
     )
     check_response_ports(built, source)
     return built

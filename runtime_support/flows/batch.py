@@ -42,7 +42,9 @@ class FlowSpec:
     ``sources``: ``(connector index, port, graph input stream)``; ``sinks``: ``(graph output
     name, connector index, port)``; ``answered``: the outputs fed by a sink's response ports
     (written in a second pass, see :mod:`runtime_support.flows.answers`), or by a ``metrics``
-    source (``metrics``: what reports, see :mod:`runtime_support.io.connectors.metrics`).
+    source (``metrics``: what reports, see :mod:`runtime_support.io.connectors.metrics`);
+    ``args``: the flows' args (:class:`runtime_support.flows.args.FlowArg`), which the job's
+    ``--arg`` and environment may set.
     """
 
     connectors: tuple[ConnectorSpec, ...]
@@ -50,6 +52,7 @@ class FlowSpec:
     sinks: tuple[tuple[str, int, str], ...]
     answered: tuple[str, ...] = ()
     metrics: Any = None
+    args: tuple[Any, ...] = ()
 
 
 def _inputs(spark: Any, flow: FlowSpec, ctx: RunContext) -> dict[str, Any]:

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import sys
 from typing import Any
 
+from runtime_support.flows.args import ENV_PREFIX, ArgError, bind_args, redacted, secret_masks
 from runtime_support.flows.batch import FlowSpec, RunPipeline, flow_conf, run_flow
 from runtime_support.flows.connectors import check_inputs
 from runtime_support.flows.streaming import stream_flow_main
@@ -42,7 +45,8 @@ def flow_main(
     graph: tuple[Any, Any] | None = None,
 ) -> int:
     """Entry point of a flow job: ``python job.py [-i IN] [-o OUT] [--ticks N] [--ingest-ns M]
-    [--no-flush] [--verbose] [--master URL] [--conf K=V]... [--partitions N] [--show-conf]``;
+    [--no-flush] [--verbose] [--arg NAME=VALUE]... [--master URL] [--conf K=V]... [--partitions
+    N] [--show-conf]`` (``--arg``: :mod:`runtime_support.flows.args`, exit 2 on a bad one);
     ``--stream --checkpoint DIR …``: :mod:`runtime_support.flows.streaming` (``graph``: the job's
     ``(GRAPH, STAGES)``, what the checkpoint's state means)."""
     parser = argparse.ArgumentParser(description=description)
@@ -57,9 +61,38 @@ def flow_main(
     add_ingest_ns_option(parser)
     add_flush_option(parser)
     add_verbose_option(parser)
+    parser.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=f"set a flow arg at start (repeatable; over ${ENV_PREFIX}<NAME>, over the built "
+        "value); VALUE is read as JSON where it parses, else as a string",
+    )
     add_spark_options(parser)
     add_stream_options(parser)
     args = parser.parse_args(argv)
+    try:
+        connectors = bind_args(flow.connectors, flow.args, args.arg, os.environ)
+    except ArgError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    masks = secret_masks(flow.args, args.arg, os.environ)
+    args.arg = []  # the values live only in the connector specs from here on
+    flow = dataclasses.replace(flow, connectors=connectors)
+    with redacted(sys, "stderr", masks):
+        return _run(parser, args, flow, run_pipeline, graph, masks)
+
+
+def _run(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    flow: FlowSpec,
+    run_pipeline: RunPipeline,
+    graph: tuple[Any, Any] | None,
+    masks: dict[str, str],
+) -> int:
+    """The run of :func:`flow_main` once the args are bound (stderr already redacted)."""
     ctx = RunContext(
         ticks=10 if args.ticks is None else max(0, args.ticks),
         stdin_path=args.input,
@@ -79,13 +112,12 @@ def flow_main(
         conf = flow_conf(args, flow)
         spark = job_session(args.verbose, args.master, conf, remote=args.remote)
         if args.show_conf:
-            show_conf(spark, conf, args.remote)
+            with redacted(sys, "stdout", masks):
+                show_conf(spark, conf, args.remote)
             return 0
         return run_flow(spark, flow, run_pipeline, ctx, flush_at_end=not args.no_flush)
     except InputPathError as err:
         return input_error(err)
     except (ValueError, OSError) as err:
-        import sys
-
         print(f"Error: {err}", file=sys.stderr)
         return 1

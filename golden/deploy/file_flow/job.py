@@ -4,6 +4,8 @@
 #                                     [--partitions N] [--master URL] [--conf KEY=VALUE]...
 # Run on a cluster:                 spark-submit --py-files runtime_support.zip job.py
 #   (build runtime_support.zip with `tremorc bundle`; file connector paths must be reachable)
+# Set a flow arg at start:          --arg NAME=VALUE (or $TREMORC_ARG_<NAME>; VALUE read as JSON where
+#                                     it parses, else a string): over the source's `deploy flow … with`
 # Run as a streaming query:         python job.py --stream --checkpoint DIR [--trigger 1s|available-now|once]
 #   (file and metronome sources unbounded; exactly-once file sinks; see runtime_support/flows/streaming.py)
 # A `file` sink's path is a folder of part files written by Spark, each in emission order
