@@ -14,8 +14,8 @@ from compiler.lowering.schema import parse_schema
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from tests.test_typed_differential import PROGRAMS, SCHEMA
-from tests.test_typed_differential import frame_outputs as outputs
+from tests.support.typed_programs import PROGRAMS, SCHEMA
+from tests.support.typed_programs import frame_outputs as outputs
 
 ROWS = [
     ("info", 1, None, None, None),
