@@ -2,9 +2,9 @@
 (``ast.txt``), its ``tremorc dbg ir`` dump (``ir.txt``) and its generated job (``job.py``) as
 plain files beside it (the single-file extension ``tests/support/golden_files.py``).
 
-Regenerate deliberately with ``python3 -m pytest tests/test_golden.py --snapshot-update`` and
-review the diff: every changed line of a ``job.py`` is a change in what users run. A missing
-file fails (CI runs without ``--snapshot-update``).
+Regenerate deliberately with ``python3 -m pytest tests/compiler/test_golden.py
+--snapshot-update`` and review the diff: every changed line of a ``job.py`` is a change in what
+users run. A missing file fails (CI runs without ``--snapshot-update``).
 """
 
 from __future__ import annotations

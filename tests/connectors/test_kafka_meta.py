@@ -1,8 +1,8 @@
 """``$kafka_producer`` on the ``kafka_producer`` sink, against a real broker: the producer half
 of tremor-runtime ``tremor-cli/tests/integration/kafka_connectors`` (its ``in.json`` through
 ``let $kafka_producer = event.meta``, the config key ``snot``, a topic of two partitions). The
-expected messages are tests/test_kafka.py's ``INTEGRATION_MESSAGES``, written by hand from
-Tremor's test: a string key from the metadata wins over the config's, a non-string key (an
+expected messages are ``tests.support.kafka_jobs.INTEGRATION_MESSAGES``, written by hand
+from Tremor's test: a string key from the metadata wins over the config's, a non-string key (an
 array) falls back to it, an integer partition is used, a non-integer one is not, string header
 values are sent, and an empty headers record sends none. ``timestamp`` is not honoured (Spark's
 Kafka sink has no timestamp column; README, Differences from Tremor).

@@ -3,7 +3,7 @@ writes the same multiset of JSON values as the generated job (no timing asserted
 one's physical plan parses an event once (planning only, so it runs by default).
 
 The output comparison is marked ``long`` (deselected by default: 12 workloads × two Spark
-jobs): ``python3 -m pytest -q -m long tests/test_bench_suite.py``.
+jobs): ``python3 -m pytest -q -m long tests/spark/test_bench_suite.py``.
 """
 
 from __future__ import annotations
