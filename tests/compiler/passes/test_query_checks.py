@@ -1,11 +1,6 @@
-"""Front-end bug classes found on Tremor programs outside the corpus: duplicate script ports,
-window tick-script rules, assignments to indexed expression paths, grok extractors.
-
-Expected messages and spans are Tremor's (tremor-script/src/ast/query/raw.rs
-``ScriptDefinitionRaw::up`` and ``WindowDefinitionRaw::up``, ast/visitors/windows.rs,
-interpreter/expr.rs ``assign``); expected outputs of runs follow from Tremor's semantics, the grok
-case is Tremor's own ``tests/scripts/grok``.
-"""
+"""The query checks (compiler/passes/query_checks.py) Tremor makes of script and window
+definitions: duplicate script ports, and what a window's ``tick`` script may touch; also for
+definitions that come from modules."""
 
 from __future__ import annotations
 
@@ -14,9 +9,8 @@ from typing import Any
 import pytest
 
 from compiler.diagnostics import CompileError
-from compiler.pipeline import check_program, compile_source
+from compiler.pipeline import check_program
 from compiler.source import Source
-from compiler.testing.runner import run_job_on_lines
 
 
 def _error(text: str, kind: str = "query") -> str:
@@ -25,13 +19,6 @@ def _error(text: str, kind: str = "query") -> str:
         check_program(Source(name, text), kind)
     return info.value.render()
 
-
-def _run(text: str, lines: list[str], name: str) -> list[tuple[str, Any]]:
-    job = compile_source(Source("t.tremor", text), "script").job
-    return run_job_on_lines(job, name, lines)
-
-
-# -- 4. duplicate port clauses of a script definition -------------------------------------------
 
 DUPLICATE_PORT = """define script s
 script from p
@@ -87,9 +74,6 @@ def test_reserved_in_port_wins_when_it_is_the_later_clause() -> None:
     assert "port `in` is reserved for the `script` section" in _error(text)
 
 
-# -- 5. window tick scripts ----------------------------------------------------------------------
-
-
 def _window(tick: str, main: str = "event") -> str:
     return (
         "define window w from tumbling\nwith\n  interval = 1\n"
@@ -135,104 +119,6 @@ def test_a_window_has_at_most_one_named_script() -> None:
     text = _window("  1\nscript from tick\n  2")
     with pytest.raises(CompileError, match="Found the token `from`"):
         check_program(Source("t.trickle", text), "query")
-
-
-# -- 6. assignment to indexed and expression paths -----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "target",
-    ['({"a": 1}).a', "[1, 2][0]", '{"a": 1}.a', 'string::lowercase("A")[0]', "(event).x[0:1]"],
-)
-def test_let_accepts_indexed_expression_paths(target: str) -> None:
-    check_program(Source("t.tremor", f"use std::string;\nlet {target} = 1;\nevent\n"), "script")
-
-
-def test_let_on_a_parenthesised_expression_without_segments_is_a_syntax_error() -> None:
-    assert "Found the token `=`" in _error("let (event) = 1;\nevent\n", "script")
-
-
-@pytest.mark.spark
-def test_assignments_through_index_segments_run_as_in_tremor(spark: Any) -> None:
-    text = (
-        'let a = {"k": {}};\nlet a.k["x"] = 1;\nlet key = "y";\nlet event.x[key] = 2;\n'
-        'let state = {"s": {}};\nlet state.s["z"] = 3;\n[a, event, state]\n'
-    )
-    got = _run(text, ['{"x": {"w": 0}}'], "front_let_ok")
-    assert got == [("out", [{"k": {"x": 1}}, {"x": {"w": 0, "y": 2}}, {"s": {"z": 3}}])]
-
-
-@pytest.mark.spark
-def test_assignment_to_an_expression_path_is_a_runtime_error(spark: Any) -> None:
-    [(port, value)] = _run('let ({"a": 1}).a = 2;\nevent\n', ["{}"], "front_let_expr")
-    assert port == "err"
-    assert value["error"] == (
-        "Error: \n"
-        '    1 | let ({"a": 1}).a = 2;\n'
-        "      |     ^^^^^^^^^^^^^^^^ Can't assign to a constant expression\n"
-        "    2 | event\n"
-        "\n"
-    )
-
-
-@pytest.mark.spark
-def test_literal_index_in_an_assignment_is_an_array_segment(spark: Any) -> None:
-    """``[0]`` is Tremor's index segment (not the key ``0``): assigning into it fails."""
-    got = _run('let a = {"k": 1};\nlet a[0] = 1;\na\n', ["{}"], "front_let_idx")
-    [(port, value)] = got
-    assert port == "err"
-    assert "It is not supported to assign value into an array" in value["error"]
-
-
-# -- 7. grok extractors --------------------------------------------------------------------------
-
-GROK = """match event of
-  case rp = %{ meta ~= grok |%{IP:client} %{WORD:method} %{URIPATHPARAM:request} %{NUMBER:bytes} %{NUMBER:duration}| } => rp
-  case _ => "no match"
-end
-"""  # noqa: E501 - Tremor's tests/scripts/grok/script.tremor
-
-
-@pytest.mark.spark
-def test_tremors_own_grok_case(spark: Any) -> None:
-    got = _run(GROK, ['{ "meta": "55.3.244.1 GET /index.html 15824 0.043" }'], "front_grok")
-    assert got == [
-        (
-            "out",
-            {
-                "meta": {
-                    "duration": "0.043",
-                    "bytes": "15824",
-                    "client": "55.3.244.1",
-                    "request": "/index.html",
-                    "method": "GET",
-                }
-            },
-        )
-    ]
-
-
-@pytest.mark.spark
-def test_grok_forms_with_space_or_comment_before_the_rule(spark: Any) -> None:
-    text = (
-        "let first = match event.m of\n"
-        "  case r = ~ grok # the rule follows\n    |%{IP:ip}| => r\n"
-        "  case _ => null\nend;\n"
-        "let second = match event.m of\n"
-        "  case ~ grok\t|%{WORD:w} %{IP:ip}| => true\n"
-        "  case _ => false\nend;\n"
-        "[first, second]\n"
-    )
-    got = _run(text, ['{"m": "GET 10.0.0.1"}', '{"m": "-"}'], "front_grok_forms")
-    assert got == [("out", [{"ip": "10.0.0.1"}, True]), ("out", [None, False])]
-
-
-def test_unknown_grok_pattern_is_still_a_compile_error() -> None:
-    text = "match event of case %{ a ~= grok |%{NOSUCHPATTERN:x}| } => 1 case _ => 0 end\n"
-    assert "NOSUCHPATTERN" in _error(text, "script")
-
-
-# -- 4 and 5 for definitions that come from modules ----------------------------------------------
 
 
 def _module_program(tmp_path: Any, module: str, program: str, name: str) -> CompileError:
