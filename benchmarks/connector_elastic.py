@@ -3,7 +3,7 @@ server started here (tests/support/servers/elastic.py), through the generated fl
 events/s
 (over the job's whole wall time, Spark's start included) and the time to the first document
 (job start → the index's first document visible, polled every 0.2 s). Never a unit test; the
-same run is tests/test_elastic_bench.py (``-m long``).
+same run is tests/connectors/test_elastic_bench.py (``-m long``).
 
 Usage::
 

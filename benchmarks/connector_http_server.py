@@ -10,7 +10,7 @@ events (``separate`` splits them); every request is answered only once its event
 to the spool, so ``--per-request 1`` measures the acknowledged-request rate. The clock starts at
 the first request (the job already listens and ran its first micro-batch); the first event is
 the first line in a part file, the end when every event is there. Never a unit test
-(tests/test_net_http_server_long.py runs it with ``-m long``).
+(tests/connectors/test_net_http_server_long.py runs it with ``-m long``).
 """
 
 from __future__ import annotations

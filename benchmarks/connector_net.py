@@ -10,7 +10,7 @@ the first line in a part file, the end when the last event arrived (UDP: sent at
 ``udp_client``, ``http_client``): a batch flow file → sink against a recording peer process;
 the clock starts with the run, the first event is the first byte the peer records, the end when
 the peer holds every event. UDP is lossy by nature: the received count is printed. Never a unit
-test (tests/test_net_long.py runs it with ``-m long``).
+test (tests/connectors/test_net_long.py runs it with ``-m long``).
 """
 
 from __future__ import annotations

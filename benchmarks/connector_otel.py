@@ -10,7 +10,7 @@ listens; the clock starts at the first send, the first event is the first line i
 the end when every event is in the part files. ``otel_client``: the generated batch job file →
 otel_client against the recording peer (tests/support/servers/otel_peer.py), timed by
 benchmarks/flow_timing.py (the job's whole wall time, Spark's start included; the first event is
-the peer's first recorded request). Never a unit test (tests/test_otel.py runs it with
+the peer's first recorded request). Never a unit test (tests/connectors/test_otel.py runs it with
 ``-m long``).
 """
 

@@ -10,7 +10,7 @@ line in a part file, the end when the last event arrived. ``ws_client``: a batch
 ws_client against the recording peer (tests/support/servers/ws_peer.py); the clock starts with the
 run,
 the first event is the first frame the peer records, the end when the peer holds every frame.
-Never a unit test (tests/test_net_ws.py runs it with ``-m long``).
+Never a unit test (tests/connectors/test_net_ws.py runs it with ``-m long``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The hostile-input accounting at scale (issue 10; never a unit test): ``--events`` labelled
 hostile lines (``tests/support/hostile_events.py``) through the built job of
 ``tests/fixtures/hostile/hostile.trickle`` in each ``--mode``, every line checked against its
-label as ``tests/test_hostile_input.py`` does; prints in, out, err, dropped and the window rows
+label as ``tests/e2e/test_hostile_input.py`` does; prints in, out, err, dropped and the window rows
 per mode, the wall time, and whether the modes agree.
 
 Usage::
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.support.hostile_events import generate  # noqa: E402
-from tests.test_hostile_input import MODES, account, run_job  # noqa: E402
+from tests.support.hostile_run import MODES, account, run_job  # noqa: E402
 
 
 def main() -> None:

@@ -1,5 +1,5 @@
 """tremorc's runtime: what the PySpark jobs tremorc generates run on, in four layers, each
-importing only the ones before it (``tests/test_import_cycles.py`` checks it):
+importing only the ones before it (``tests/project/test_import_cycles.py`` checks it):
 
 - :mod:`.tremor`: Tremor's semantics in plain Python (values, JSON text, the script runtime,
   operators, select and windows, the std library, extractors); no pyspark;

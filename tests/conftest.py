@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.support.paths import ROOT
 
 # CI must be reproducible: a red run means a real regression, not a new random draw. Locally the
 # property tests explore fresh examples each run (and find real bugs that way).
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-ROOT = Path(__file__).resolve().parents[1]
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
 
 
 def pytest_configure(config):

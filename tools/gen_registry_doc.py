@@ -2,8 +2,8 @@
 
 Usage: ``python tools/gen_registry_doc.py [--out PATH]``. Everything comes from
 ``compiler.registry``: names, config keys (type, default, required), state scope, factory, the
-reason for every unsupported kind. ``tests/test_registry_doc.py`` fails when the committed file
-differs from a fresh rendering.
+reason for every unsupported kind. ``tests/tools/test_registry_doc.py`` fails when the committed
+file differs from a fresh rendering.
 """
 
 from __future__ import annotations

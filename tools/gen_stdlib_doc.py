@@ -5,7 +5,7 @@ Usage: ``python tools/gen_stdlib_doc.py [--out PATH]``. Everything comes from th
 lowering (``Function.lowering``) or the reason there is none (``Function.fallback``). The tests
 column names the conformance std-lib files whose assertions call the function and, for every lowered
 function, the property test ``tests/runtime/spark/test_stdlib_native_props.py``.
-``tests/test_stdlib_doc.py`` fails when the committed file differs from a fresh rendering.
+``tests/tools/test_stdlib_doc.py`` fails when the committed file differs from a fresh rendering.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ClickHouse (Debian's clickhouse-server, 18.16 on bookworm) for tests/test_jdbc.py and the
+# ClickHouse (Debian's clickhouse-server, 18.16 on bookworm) for tests/connectors/test_jdbc.py and the
 # shaded ClickHouse JDBC driver 0.3.2-patch11 (its legacy ru.yandex driver speaks the HTTP
 # formats that server has) in ~/.m2: idempotent.
 set -euo pipefail

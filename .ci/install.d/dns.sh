@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# dns_client connector (tests/test_dns.py): dnspython, its resolver (setup.cfg's
+# dns_client connector (tests/connectors/test_dns.py): dnspython, its resolver (setup.cfg's
 # install_requires), and dnslib, the tests' real DNS server (setup.cfg's `test` extra).
 set -euo pipefail
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# InfluxDB 1.x for tests/test_examples_http_to_influx.py (tests/support/servers/influx.py starts its own
+# InfluxDB 1.x for tests/e2e/test_examples_http_to_influx.py (tests/support/servers/influx.py starts its own
 # influxd on free 127.0.0.1 ports with a generated config). Idempotent; the Debian package's
 # system service is never started (policy-rc.d forbids it during the install, then it is removed).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# OpenTelemetry connectors (tests/test_otel*.py, benchmarks/connector_otel.py): grpcio and
+# OpenTelemetry connectors (tests/connectors/test_otel*.py, benchmarks/connector_otel.py): grpcio and
 # opentelemetry-proto (the connectors, also in setup.cfg's install_requires) and the real OTLP
 # senders of the tests, the OpenTelemetry SDK's OTLP gRPC exporters (setup.cfg's `test` extra).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PostgreSQL (Debian) for tests/test_jdbc.py and its JDBC driver in ~/.m2 (Spark's
+# PostgreSQL (Debian) for tests/connectors/test_jdbc.py and its JDBC driver in ~/.m2 (Spark's
 # spark.jars.packages resolver reads the local Maven cache): idempotent.
 set -euo pipefail
 if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then

@@ -7,7 +7,7 @@ meaning (Tremor's semantics), as a Spark user would: an explicit schema parsed w
 ``from_json``, native functions and windows only, no Python UDF.
 
 Invariant: each job's physical plan parses an event ONCE (one ``from_json``, asserted by
-``tests/test_bench_suite.py``). The parse goes in its own ``select`` and the output reads the
+``tests/spark/test_bench_suite.py``). The parse goes in its own ``select`` and the output reads the
 parsed struct ``e`` field by field (``F.struct("e.*", ...)``, see ``with_field``): a single
 whole reference such as ``e.withField(...)`` lets the optimiser collapse the two projections
 and then expand the struct into one ``from_json`` per field.

@@ -1,7 +1,8 @@
 """Aggregate functions (``aggr::stats::*``, ``aggr::win::*``, TREMOR.md §2.4).
 
 Invariant: every aggregate Tremor has is listed with its arity and its class in
-``runtime_support.tremor.aggregates`` (``AGGREGATES`` there must agree, see tests/test_registry.py).
+``runtime_support.tremor.aggregates`` (``AGGREGATES`` there must agree, see
+tests/compiler/registry/test_registry.py).
 Aggregates live in a window's group, so their scope is that of the select.
 """
 

@@ -2,7 +2,7 @@
 
 Invariant: every codec Tremor ships is listed; the supported ones are implemented by
 ``runtime_support.io.codecs`` and ``runtime_support.io.codecs`` (the ``CODECS`` table mirrors the
-factories, see tests/test_registry.py) and declare the config keys they honour.
+factories, see tests/compiler/registry/test_registry.py) and declare the config keys they honour.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Invariant: every kind Tremor ships is listed; the supported ones name their runtime factories
 (:data:`SOURCE_FACTORIES` / :data:`SINK_FACTORIES`: the one table of which runtime code builds a
-kind; a job's ``ConnectorSpec`` carries the names, tests/test_registry.py imports each) and
-declare exactly the ``config`` keys the runtime honours; a key Tremor has that the runtime would
-ignore is declared with a ``reason`` and rejected.
+kind; a job's ``ConnectorSpec`` carries the names, tests/compiler/registry/test_registry.py imports
+each) and declare exactly the ``config`` keys the runtime honours; a key Tremor has that the runtime
+would ignore is declared with a ``reason`` and rejected.
 """
 
 from __future__ import annotations

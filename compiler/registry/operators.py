@@ -2,9 +2,9 @@
 
 Invariant: every operator Tremor has is listed; a supported one names its
 ``runtime_support.tremor.builtin_operators`` class (``OPERATORS`` there must agree, see
-tests/test_registry.py), its config keys (Tremor's serde configs: unknown keys are errors there
-too), its output ports and its state scope: ``global`` when one state sees every event in order,
-``keyed`` when the state splits by a key no event of another key can touch.
+tests/compiler/registry/test_registry.py), its config keys (Tremor's serde configs: unknown keys are
+errors there too), its output ports and its state scope: ``global`` when one state sees every event
+in order, ``keyed`` when the state splits by a key no event of another key can touch.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Invariant: every processor Tremor ships is listed per direction with its config keys; the
 supported ones are built by ``runtime_support.io.processors`` (its PREPROCESSORS / POSTPROCESSORS
-tables, which tests/test_registry.py holds against these), whose config errors the compile-time
-check reports at the processor (``check_processor_config``).
+tables, which tests/compiler/registry/test_registry.py holds against these), whose config errors
+the compile-time check reports at the processor (``check_processor_config``).
 """
 
 from __future__ import annotations

@@ -82,8 +82,8 @@ class PortFrames(MutableMapping):
 
         Kept as row blocks on disk (``localCheckpoint``, ``DISK_ONLY``): never in the columnar
         cache, whose 10,000-row batches of large events outgrow a small heap, nor in storage
-        memory, which the sorts of keyed stages then lack (tests/test_memory.py: a 512 MiB heap
-        over 2.6 GiB of 8 KB events). Only ``value, seq, sub, port, meta`` of the output rows
+        memory, which the sorts of keyed stages then lack (tests/spark/test_memory.py: a 512 MiB
+        heap over 2.6 GiB of 8 KB events). Only ``value, seq, sub, port, meta`` of the output rows
         are kept, never the stages' other rows."""
         from pyspark import StorageLevel
         from pyspark.sql import functions as F

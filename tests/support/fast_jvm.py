@@ -13,11 +13,11 @@ launcher puts it on each driver's command line) every driver:
   the whole run: C1 only made its tests ~15 % slower, see :func:`_own_session_with_c2`);
 - logs only JVM errors, to stderr, so a note about the archive never reaches a job's stdout.
 
-Measured here (single runs): a trivial job 19.3 → 10.9 s of wall time; tests/test_job_io.py
-91 → 54 s, tests/test_stream_crash.py 156 → 115 s, tests/test_memory.py 97 → 79 s. What the
-jobs compute is unchanged. ``TREMORC_TEST_JVM=default`` turns all of it off; the archive lives in
-``~/.cache/tremorc-tests``, named by a digest of the JDK, Python, pyspark and its jars (an
-upgrade records a new one)."""
+Measured here (single runs): a trivial job 19.3 → 10.9 s of wall time;
+tests/e2e/test_job_io.py 91 → 54 s, tests/spark/test_stream_crash.py 156 → 115 s,
+tests/spark/test_memory.py 97 → 79 s. What the jobs compute is unchanged.
+``TREMORC_TEST_JVM=default`` turns all of it off; the archive lives in ``~/.cache/tremorc-tests``,
+named by a digest of the JDK, Python, pyspark and its jars (an upgrade records a new one)."""
 
 from __future__ import annotations
 

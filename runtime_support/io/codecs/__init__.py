@@ -100,7 +100,7 @@ class NullCodec:
 
 
 #: Codec name → implementation; mirrors the factories of ``compiler.registry.codecs``
-#: (tests/test_registry.py checks both agree).
+#: (tests/compiler/registry/test_registry.py checks both agree).
 CODECS: dict[str, Any] = {
     "avro": AvroCodec,
     "binary": BinaryCodec,

@@ -15,7 +15,7 @@ from compiler.source import Source
 from compiler.testing.runner import ORIGINS
 from runtime_support.spark.entry_keys import entry_rows, partition_values, pid_of, spark_hash_int
 from runtime_support.tremor.jsonio import decode_json
-from tests.test_partition_differential import _differential
+from tests.support.partition_differential import differential
 
 PAD = "1." + "0" * 1500  # a number Spark's reader refuses (over 1,000 digits); Tremor reads it
 PROBES = [
@@ -119,7 +119,7 @@ def test_job_outputs_are_one_threads(spark: Any) -> None:
     assert 'entry_rows(events,"k",parts).repartition("part").sortWithinPartitions("seq")' in code
     assert "stage_mapper(GRAPH,STAGES,1,flush_at_end,parts)" in code
     lines = PROBES + [json.dumps({"k": k, "i": 100 + i}) for i, k in enumerate("abcabcab")]
-    _differential(spark, job, "keyed_entry", {"in": lines}, ORIGINS["query"], lambda seq: seq)
+    differential(spark, job, "keyed_entry", {"in": lines}, ORIGINS["query"], lambda seq: seq)
 
 
 def test_pid_of_shares_one_pid_among_non_strings() -> None:

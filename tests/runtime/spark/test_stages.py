@@ -3,7 +3,7 @@ in-process, with Spark's data movement done by hand (input in contiguous splits,
 rows hash-partitioned by ``key``, a single stage's in one partition, each partition sorted by
 ``(seq, path)``), for many split counts. All outputs ordered by ``(seq, path)`` must be exactly
 what one thread running the job's ``GRAPH`` emits (Tremor's order). Fast, so it runs many more
-partitionings than the Spark differential test (tests/test_partition_differential.py).
+partitionings than the Spark differential test (tests/spark/test_partition_differential.py).
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from compiler.lowering.schema import parse_schema
 from compiler.pipeline import compile_source
 from compiler.source import Source
 from compiler.testing.loader import load_job
-from tests.test_typed_differential import PROGRAMS, SCHEMA
-from tests.test_typed_differential import frame_outputs as outputs
+from tests.support.typed_programs import PROGRAMS, SCHEMA
+from tests.support.typed_programs import frame_outputs as outputs
 
 ROWS = [
     ("info", 1, None, None, None),
@@ -55,9 +55,10 @@ def text_frame(spark):
     return spark.createDataFrame(rows, "seq long, value string")
 
 
-#: One program per kind of leaf and check the typed source changes (tests/test_typed_differential
-#: runs every construct on JSON input): the extended input (let, patch, merge, a nested key),
-#: new records, drops and ports, overflow and absent-key checks, `array::contains`.
+#: One program per kind of leaf and check the typed source changes
+#: (tests/spark/test_typed_differential.py runs every construct on JSON input): the extended
+#: input (let, patch, merge, a nested key), new records, drops and ports, overflow and absent-key
+#: checks, `array::contains`.
 SOURCE_PROGRAMS = ("let", "patch", "merge", "nested", "match", "match_value", "arith", "contains")
 SOURCE_PROGRAMS += ("ingest", "glob", "bounds", "record_pattern")
 
