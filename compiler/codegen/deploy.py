@@ -114,7 +114,7 @@ def _sink_way(kind: str, params: dict) -> str:
     if kind in ("file", "stdio"):
         return "on the driver, every event in the whole emission order (small outputs)"
     if kind == "exit":
-        return "its first event stops the run: every sink gets only the events before it"
+        return "its first event stops the run: the events before it reach the sinks (all: a delay)"
     if kind == "elastic":
         return "bulk requests from the executors (mapInArrow); its responses feed out/err"
     if kind == "dns_client":
