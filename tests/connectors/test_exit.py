@@ -133,3 +133,41 @@ def test_stream_event_delay_wins_over_the_config(spark, tmp_path: Path) -> None:
     select = 'select {"id": event.id, "delay": 0} from in where event.id == 8 into err;'
     ids = stream_ids(spark, tmp_path, '{"delay": 60000000000}', select)
     assert ids == list(range(8))  # cut at the exit event, as without a delay
+
+
+@pytest.mark.spark
+def test_tremor_kv_integration_with_its_delay(spark, tmp_path: Path) -> None:
+    # Tremor's kv integration test as written: its exit connector waits 100 ms, so the answer
+    # to the command after `put exit` (`get exit`) reaches out.log too (its expected.json).
+    from tests.runtime.flows import test_kv_flow as kv
+
+    text = kv.TREMOR_FLOW.replace(
+        "define connector exit from exit;",
+        'define connector exit from exit with config = {"delay": 100000000} end;',
+    )
+    (tmp_path / "data").mkdir()
+    (tmp_path / "in.json").write_text(kv.TREMOR_IN)
+    paths = {"OUT": tmp_path / "out.log", "ERR": tmp_path / "err.log"}
+    module = build(text, DATA=tmp_path / "data", IN=tmp_path / "in.json", **paths)
+    ctx = RunContext(ingest_ns="index")
+    run_flow(spark, module.FLOW, module.run_pipeline, ctx)
+    assert ctx.exited
+    assert kv.lines(tmp_path / "out.log") == [
+        *kv.EXPECTED_OUT,
+        kv.line("exit", "19", "get", "exit"),
+    ]
+    assert kv.lines(tmp_path / "err.log") == kv.EXPECTED_ERR
+
+
+def test_the_job_says_what_a_batch_does_with_a_delay() -> None:
+    from compiler.pipeline import compile_source
+    from compiler.source import Source
+
+    def job(config: str | None) -> str:
+        text = with_config(BATCH_FLOW, config).replace("@IN@", '"in"').replace("@OUT@", '"out"')
+        return compile_source(Source("t.troy", text), "deploy").job
+
+    note = "stops the run `delay` after its first event: a batch delivers all (Tremor: in time)"
+    assert note in job('{"delay": 1000}')
+    assert note not in job(None) and note not in job('{"delay": 0}')
+    assert "its first event stops the run: the events before it reach the sinks" in job(None)
