@@ -11,10 +11,10 @@ order ``(seq, sub)``, no event through the driver; ``stdio`` sinks and a ``file`
 outputs). As in Tremor, the run ends at the first event reaching an ``exit`` connector
 (:func:`first_exit`, one aggregate). Without a ``delay`` every sink gets only the events before
 it (``graceful`` or not: a batch has nothing in flight, each sink is written whole). With a
-``delay`` Tremor goes on ``delay`` ns, its sources, pipelines and sinks running; a batch reads
-its finite input whole and no time passes between its events, so the delay lets everything
-through: every sink gets every event up to the end of input (and the second pass runs), the run
-still counts as exited. Tremor delivers only what arrives within the delay.
+``delay`` Tremor goes on ``delay`` ns, its sources, pipelines and sinks running: a batch keeps,
+besides, the events of the source events whose ``ingest_ns`` (the batch's clock: a metronome's
+ticks ``interval`` apart, a file's lines 1 ns apart) is at most ``delay`` after the exit
+event's (:func:`until`), and the second pass runs on what was kept.
 """
 
 from __future__ import annotations
@@ -118,16 +118,51 @@ def first_exit(frames: dict[str, Any], exits: dict[str, Any]) -> Exit | None:
     return Exit((int(at.seq), [int(x) for x in at.sub]), delay, graceful)
 
 
-def before(frame: Any, position: tuple[int, list[int]]) -> Any:
-    """The rows of ``frame`` emitted before ``position`` (``(seq, sub)`` lexicographic; Spark
-    compares arrays element-wise, a prefix first, as the emission order does)."""
+def _before(position: tuple[int, list[int]]) -> Any:
     from pyspark.sql import functions as F
 
     seq, sub = position
     path = F.array(*[F.lit(x).cast("long") for x in sub]).cast("array<bigint>")
-    return frame.filter(
-        (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
-    )
+    return (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
+
+
+def before(frame: Any, position: tuple[int, list[int]]) -> Any:
+    """The rows of ``frame`` emitted before ``position`` (``(seq, sub)`` lexicographic; Spark
+    compares arrays element-wise, a prefix first, as the emission order does)."""
+    return frame.filter(_before(position))
+
+
+def until(frames: dict[str, Any], stop: Exit, times: Any | None) -> dict[str, Any]:
+    """The rows of ``frames`` that reach their sinks when ``stop`` has a delay: those before it
+    and those whose source event's time is at most ``delay_ns`` after the exit event's. The
+    time of a source event is its ``ingest_ns`` in ``times`` (``seq, ingest_ns``; an event of
+    none, the end of input's, gets the last one's); without ``times`` (pass two) its ``seq``
+    (answers are numbered 1 ns apart, as their ``ingest_ns`` are)."""
+    from pyspark.sql import functions as F
+
+    seq = stop.position[0]
+    if times is None:
+        at, last = seq, None
+    else:
+        row = times.agg(
+            F.max(F.when(F.col("seq") == F.lit(seq), F.col("ingest_ns"))).alias("at"),
+            F.max("ingest_ns").alias("last"),
+        ).first()
+        at = seq if row is None or row.at is None else int(row.at)
+        last = None if row is None or row.last is None else int(row.last)
+    limit = F.lit(at + stop.delay_ns)
+    kept = {}
+    for name, frame in frames.items():
+        if times is None:
+            timed = frame.withColumn("_time", F.col("seq"))
+        else:
+            named = times.select("seq", F.col("ingest_ns").alias("_time"))
+            timed = frame.join(named, "seq", "left")
+            if last is not None:
+                timed = timed.withColumn("_time", F.coalesce("_time", F.lit(last)))
+        keep = _before(stop.position) | (F.col("_time") <= limit)
+        kept[name] = timed.filter(keep).select(*frame.columns)
+    return kept
 
 
 def _driver_sinks(
@@ -178,7 +213,8 @@ def run_flow(
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
         # Pass one's events of the sinks pass two feeds too: written with pass two's.
         held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
-        answers, cut = _write(flow, first, sinks, ctx, progress, held)
+        times = _union([df.select("seq", "ingest_ns") for df in inputs.values()])
+        answers, cut = _write(flow, first, sinks, ctx, progress, held, times)
         if flow.metrics is not None and not cut:
             from runtime_support.io.connectors.metrics import metrics_inputs
 
@@ -200,6 +236,7 @@ def _write(
     ctx: RunContext,
     progress: Any,
     held: dict[str, Any] | None = None,
+    times: Any | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Write ``outputs`` (up to the first ``exit`` event without a delay, in them or in
     ``held``: outputs written later, cut here too); the input streams of the response ports of
@@ -215,6 +252,9 @@ def _write(
     if cut:
         outputs = {name: before(frame, stop.position) for name, frame in outputs.items()}
         held.update({name: before(frame, stop.position) for name, frame in held.items()})
+    elif stop is not None:
+        outputs = until(outputs, stop, times)
+        held.update(until(held, stop, times))
     replies = answer_ports(flow)
     conn_of = {name: conn for name, conn, _ in flow.sinks}
     answers: dict[str, Any] = {}

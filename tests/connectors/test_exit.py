@@ -79,12 +79,51 @@ ALL = [i for i in range(20) if i != 5]  # every event of the input that reaches 
         ('{"graceful": false}', {"i": 5}, BEFORE),  # nothing in flight: the same events
         ('{"delay": 1000000}', {"i": 5}, ALL),  # the delay lets the finite input through
         ('{"delay": 1000000, "graceful": false}', {"i": 5}, ALL),
-        (None, {"i": 5, "delay": 1}, ALL),  # the event's own delay
+        (None, {"i": 5, "delay": 1}, [*BEFORE, 6]),  # its own delay: lines are 1 ns apart
         ('{"delay": 1000000}', {"i": 5, "delay": 0}, BEFORE),  # wins over the config
     ],
 )
 def test_batch_exit(spark, tmp_path: Path, config, exit_event, want) -> None:
     assert batch_run(spark, tmp_path, config, exit_event) == want
+
+
+METRONOME_BATCH = """
+define flow main
+flow
+  define connector tick from metronome with config = {"interval": 100000000} end;
+  define connector dst from file
+  with codec = "json", postprocessors = ["separate"], config = {"path": @OUT@, "mode": "truncate"}
+  end;
+  define connector stop from exit EXIT_WITH;
+  define pipeline p
+  pipeline
+    select event.id from in into out;
+    select event from in where event.id == 2 into err;
+  end;
+  create connector tick; create connector dst; create connector stop; create pipeline p;
+  connect /connector/tick to /pipeline/p;
+  connect /pipeline/p/out to /connector/dst;
+  connect /pipeline/p/err to /connector/stop;
+end;
+deploy flow main;
+"""
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize(
+    ("config", "want"),
+    [
+        (None, [0, 1, 2]),  # id 2 goes to `out` first (link order), then reaches the exit
+        ('{"delay": 250000000}', [0, 1, 2, 3, 4]),  # ticks 100 ms apart: 2 more in 250 ms
+        ('{"delay": 99999999}', [0, 1, 2]),  # the next tick is 100 ms away
+    ],
+)
+def test_batch_metronome_delay_in_tick_time(spark, tmp_path: Path, config, want) -> None:
+    module = build(with_config(METRONOME_BATCH, config), OUT=tmp_path / "out")
+    ctx = RunContext(ingest_ns="index", ticks=10)
+    assert run_flow(spark, module.FLOW, module.run_pipeline, ctx) == 0
+    assert ctx.exited
+    assert sorted(int(x) for x in part_lines(tmp_path / "out")) == want
 
 
 def stream_ids(spark, tmp_path: Path, config: str, select: str | None = None) -> list[int]:
