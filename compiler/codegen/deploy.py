@@ -114,7 +114,7 @@ def _sink_way(kind: str, params: dict) -> str:
     if kind in ("file", "stdio"):
         return "on the driver, every event in the whole emission order (small outputs)"
     if kind == "exit" and isinstance(config, dict) and config.get("delay"):
-        return "stops the run `delay` after its first event: a batch delivers all (Tremor: in time)"
+        return "stops the run `delay` after its first event (batch: by the events' ingest_ns)"
     if kind == "exit":
         return "its first event stops the run: the events before it reach the sinks"
     if kind == "elastic":

@@ -54,9 +54,10 @@ METRICS_DOC = (
 #: How tremorc honours the keys of Tremor's exit connector (docs/tremor-users.md, Connectors).
 EXIT_DELAY = (
     "ns the run goes on after the first exit event (the event's own `delay` wins). Stream: "
-    "that micro-batch is written whole and the query stops `delay` later. Batch: no time "
-    "passes in a finite input read whole, so every sink gets every event up to the end of "
-    "input (Tremor: what arrives within the delay); unset: only the events before the exit"
+    "that micro-batch is written whole and the query stops `delay` later. Batch: the events "
+    "of the source events whose `ingest_ns` is at most `delay` after the exit event's are "
+    "kept too (the batch's clock: metronome ticks `interval` apart, file lines 1 ns apart; "
+    "Tremor: what arrives in time); unset: only the events before the exit"
 )
 EXIT_GRACEFUL = (
     "`true`: what is in flight is written, then the run stops; `false`: it stops at once (the "

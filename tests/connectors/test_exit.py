@@ -206,7 +206,7 @@ def test_the_job_says_what_a_batch_does_with_a_delay() -> None:
         text = with_config(BATCH_FLOW, config).replace("@IN@", '"in"').replace("@OUT@", '"out"')
         return compile_source(Source("t.troy", text), "deploy").job
 
-    note = "stops the run `delay` after its first event: a batch delivers all (Tremor: in time)"
+    note = "stops the run `delay` after its first event (batch: by the events' ingest_ns)"
     assert note in job('{"delay": 1000}')
     assert note not in job(None) and note not in job('{"delay": 0}')
     assert "its first event stops the run: the events before it reach the sinks" in job(None)
