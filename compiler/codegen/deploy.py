@@ -114,8 +114,10 @@ def _sink_way(kind: str, params: dict) -> str:
         return "Spark's text writer: part files in the folder at path, each in emission order"
     if kind in ("file", "stdio"):
         return "on the driver, every event in the whole emission order (small outputs)"
+    if kind == "exit" and isinstance(config, dict) and config.get("delay"):
+        return "stops the run `delay` after its first event (batch: by the events' ingest_ns)"
     if kind == "exit":
-        return "its first event stops the run: every sink gets only the events before it"
+        return "its first event stops the run: the events before it reach the sinks"
     if kind == "elastic":
         return "bulk requests from the executors (mapInArrow); its responses feed out/err"
     if kind == "dns_client":

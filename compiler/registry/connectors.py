@@ -51,9 +51,19 @@ METRICS_DOC = (
     "the pipelines it feeds (a second pass); counted on the executors (docs/connectors.md, Metrics)"
 )
 
-#: Config keys Tremor's exit connector has and a batch job cannot honour (see docs/tremor-users.md).
-EXIT_DELAY = "a batch job stops at the first event that reaches `exit`; it cannot wait"
-EXIT_GRACEFUL = "a batch job always stops gracefully, after writing what reached the sinks"
+#: How tremorc honours the keys of Tremor's exit connector (docs/tremor-users.md, Connectors).
+EXIT_DELAY = (
+    "ns the run goes on after the first exit event (the event's own `delay` wins). Stream: "
+    "that micro-batch is written whole and the query stops `delay` later. Batch: the events "
+    "of the source events whose `ingest_ns` is at most `delay` after the exit event's are "
+    "kept too (the batch's clock: metronome ticks `interval` apart, file lines 1 ns apart; "
+    "Tremor: what arrives in time); unset: only the events before the exit"
+)
+EXIT_GRACEFUL = (
+    "`true`: what is in flight is written, then the run stops; `false`: it stops at once (the "
+    "event's own `graceful` wins). Stream: after the delay a running micro-batch ends first, "
+    "or is cut short; batch: nothing is in flight, both keep the same events"
+)
 FILE_CHUNK = "a file is read whole, or split by the `separate` preprocessor, never by chunk size"
 FILE_SINGLE = (
     "tremorc only (Tremor rejects the key). A sink writes `path` as a folder of part files with "
@@ -280,13 +290,13 @@ _SUPPORTED = (
         Entry(
             name="exit",
             keys=(
-                Key(name="delay", type="unsigned", rejected=EXIT_DELAY),
-                Key(name="graceful", type="bool", default=True, choices=(True,), doc=EXIT_GRACEFUL),
+                Key(name="delay", type="unsigned", doc=EXIT_DELAY),
+                Key(name="graceful", type="bool", default=True, doc=EXIT_GRACEFUL),
             ),
             scope="global",
             factory=RT + "simple.ExitSink",
             ports=("in",),
-            doc="sink: the run stops at the first event that reaches it",
+            doc="sink: the run stops at the first event that reaches it (after `delay`)",
         ),
         Entry(
             name="file",

@@ -8,8 +8,13 @@ round-robin (``seq = index * n_sources + source``) so the run is deterministic.
 Sinks: a ``file`` sink is written by Spark's text writer as part files, each in Tremor's emission
 order ``(seq, sub)``, no event through the driver; ``stdio`` sinks and a ``file`` sink with
 ``single_file: true`` get their events on the driver, in the whole emission order (small
-outputs). As in Tremor, the run ends at the first event reaching an ``exit`` connector: its
-position is computed once (one aggregate) and every sink gets only the events before it.
+outputs). As in Tremor, the run ends at the first event reaching an ``exit`` connector
+(:func:`first_exit`, one aggregate). Without a ``delay`` every sink gets only the events before
+it (``graceful`` or not: a batch has nothing in flight, each sink is written whole). With a
+``delay`` Tremor goes on ``delay`` ns, its sources, pipelines and sinks running: a batch keeps,
+besides, the events of the source events whose ``ingest_ns`` (the batch's clock: a metronome's
+ticks ``interval`` apart, a file's lines 1 ns apart) is at most ``delay`` after the exit
+event's (:func:`until`), and the second pass runs on what was kept.
 """
 
 from __future__ import annotations
@@ -88,29 +93,79 @@ def _union(frames: list[Any]) -> Any:
     return result
 
 
-def exit_position(frames: list[Any]) -> tuple[int, list[int]] | None:
-    """The ``(seq, sub)`` of the first event reaching an ``exit`` sink (one small aggregate,
-    collected), or None when none does."""
+@dataclass(frozen=True)
+class Exit:
+    """The first event reaching an ``exit`` sink: its ``position`` ``(seq, sub)``, and how the
+    run stops (:meth:`~runtime_support.io.connectors.simple.ExitSink.settle`): ``delay_ns``
+    (0: at once) and ``graceful``."""
+
+    position: tuple[int, list[int]]
+    delay_ns: int
+    graceful: bool
+
+
+def first_exit(frames: dict[str, Any], exits: dict[str, Any]) -> Exit | None:
+    """The first event (by ``(seq, sub)``) of the ``frames`` of the exit sinks ``exits`` (by
+    sink name; one small aggregate, collected), or None when none has one."""
     from pyspark.sql import functions as F
 
     if not frames:
         return None
-    first = _union(frames).select(F.min(F.struct("seq", "sub")).alias("at")).first()
+    tagged = [f.select("seq", "sub", F.lit(n).alias("exit"), "value") for n, f in frames.items()]
+    order = F.struct("seq", "sub", "exit", "value")
+    first = _union(tagged).select(F.min(order).alias("at")).first()
     if first is None or first.at is None:
         return None
-    return int(first.at.seq), [int(x) for x in first.at.sub]
+    at = first.at
+    delay, graceful = exits[at.exit].settle(decode_json(at.value))
+    return Exit((int(at.seq), [int(x) for x in at.sub]), delay, graceful)
+
+
+def _before(position: tuple[int, list[int]]) -> Any:
+    from pyspark.sql import functions as F
+
+    seq, sub = position
+    path = F.array(*[F.lit(x).cast("long") for x in sub]).cast("array<bigint>")
+    return (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
 
 
 def before(frame: Any, position: tuple[int, list[int]]) -> Any:
     """The rows of ``frame`` emitted before ``position`` (``(seq, sub)`` lexicographic; Spark
     compares arrays element-wise, a prefix first, as the emission order does)."""
+    return frame.filter(_before(position))
+
+
+def until(frames: dict[str, Any], stop: Exit, times: Any | None) -> dict[str, Any]:
+    """The rows of ``frames`` that reach their sinks when ``stop`` has a delay: those before it
+    and those whose source event's time is at most ``delay_ns`` after the exit event's. The
+    time of a source event is its ``ingest_ns`` in ``times`` (``seq, ingest_ns``; an event of
+    none, the end of input's, gets the last one's); without ``times`` (pass two) its ``seq``
+    (answers are numbered 1 ns apart, as their ``ingest_ns`` are)."""
     from pyspark.sql import functions as F
 
-    seq, sub = position
-    path = F.array(*[F.lit(x).cast("long") for x in sub]).cast("array<bigint>")
-    return frame.filter(
-        (F.col("seq") < F.lit(seq)) | ((F.col("seq") == F.lit(seq)) & (F.col("sub") < path))
-    )
+    seq = stop.position[0]
+    if times is None:
+        at, last = seq, None
+    else:
+        row = times.agg(
+            F.max(F.when(F.col("seq") == F.lit(seq), F.col("ingest_ns"))).alias("at"),
+            F.max("ingest_ns").alias("last"),
+        ).first()
+        at = seq if row is None or row.at is None else int(row.at)
+        last = None if row is None or row.last is None else int(row.last)
+    limit = F.lit(at + stop.delay_ns)
+    kept = {}
+    for name, frame in frames.items():
+        if times is None:
+            timed = frame.withColumn("_time", F.col("seq"))
+        else:
+            named = times.select("seq", F.col("ingest_ns").alias("_time"))
+            timed = frame.join(named, "seq", "left")
+            if last is not None:
+                timed = timed.withColumn("_time", F.coalesce("_time", F.lit(last)))
+        keep = _before(stop.position) | (F.col("_time") <= limit)
+        kept[name] = timed.filter(keep).select(*frame.columns)
+    return kept
 
 
 def _driver_sinks(
@@ -145,9 +200,10 @@ def run_flow(
     flush_at_end: bool = True,
 ) -> int:
     """Run ``flow`` to completion; returns the exit code (0). Sinks get the events emitted
-    before the first one reaching an ``exit`` connector (``ctx.exited`` then set); a sink's
-    responses and the final event counts (``metrics``) run a second pass (see
-    :mod:`runtime_support.flows.answers`)."""
+    before the first one reaching an ``exit`` connector, or all of them where it has a delay
+    (module doc; ``ctx.exited`` then set); a sink's responses and the final event counts
+    (``metrics``) run a second pass (see :mod:`runtime_support.flows.answers`), unless the run
+    was cut at an exit."""
     inputs = _inputs(spark, flow, ctx)
     if not inputs:
         return 0
@@ -160,13 +216,14 @@ def run_flow(
         first = {n: f for n, f in outputs.items() if n in sinks and n not in flow.answered}
         # Pass one's events of the sinks pass two feeds too: written with pass two's.
         held = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
-        answers = _write(flow, first, sinks, ctx, progress, held)
-        if flow.metrics is not None and not ctx.exited:
+        times = _union([df.select("seq", "ingest_ns") for df in inputs.values()])
+        answers, cut = _write(flow, first, sinks, ctx, progress, held, times)
+        if flow.metrics is not None and not cut:
             from runtime_support.io.connectors.metrics import metrics_inputs
 
             answers.update(metrics_inputs(spark, flow.metrics, outputs["#metrics"], ctx))
         second = {}
-        if answers and not ctx.exited:
+        if answers and not cut:
             outputs = run_pipeline(spark, answers, flush_at_end=flush_at_end)
             keep_shared(outputs, list(sinks))
             second = {n: f for n, f in outputs.items() if n in sinks and n in flow.answered}
@@ -182,19 +239,25 @@ def _write(
     ctx: RunContext,
     progress: Any,
     held: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Write ``outputs`` (up to the first ``exit`` event, in them or in ``held``: outputs
-    written later, cut here too); the input streams of the response ports of the sinks that
-    answer."""
+    times: Any | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """Write ``outputs`` (up to the first ``exit`` event without a delay, in them or in
+    ``held``: outputs written later, cut here too); the input streams of the response ports of
+    the sinks that answer, and whether the run was cut at an exit."""
     from runtime_support.flows.answers import answer_ports, response_inputs
 
     held = held if held is not None else {}
     stops = {**outputs, **held}
-    stop = exit_position([f for n, f in stops.items() if sinks[n][0].stops])
-    ctx.exited = stop is not None
-    if stop is not None:
-        outputs = {name: before(frame, stop) for name, frame in outputs.items()}
-        held.update({name: before(frame, stop) for name, frame in held.items()})
+    exits = {n: sinks[n][0] for n in stops if sinks[n][0].stops}
+    stop = first_exit({n: stops[n] for n in exits}, exits)
+    ctx.exited = ctx.exited or stop is not None
+    cut = stop is not None and stop.delay_ns == 0
+    if cut:
+        outputs = {name: before(frame, stop.position) for name, frame in outputs.items()}
+        held.update({name: before(frame, stop.position) for name, frame in held.items()})
+    elif stop is not None:
+        outputs = until(outputs, stop, times)
+        held.update(until(held, stop, times))
     replies = answer_ports(flow)
     conn_of = {name: conn for name, conn, _ in flow.sinks}
     answers: dict[str, Any] = {}
@@ -207,7 +270,7 @@ def _write(
         elif hasattr(sink, "write_frame"):
             sink.write_frame(frame, progress)
     _driver_sinks(outputs, sinks, ctx, progress)
-    return answers
+    return answers, cut
 
 
 def flow_conf(args: argparse.Namespace, flow: FlowSpec) -> dict[str, str]:

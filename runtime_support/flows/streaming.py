@@ -24,9 +24,14 @@ checkpoint's; ``write``/``truncate`` clear the folder when the checkpoint is new
 prints on the driver in emission order (a replayed micro-batch prints again); ``null``
 discards; a connector whose sink has ``write_batch(frame, batch_id, run)`` gets its rows
 (``value, seq, sub, port``) of each micro-batch and must be idempotent on ``(run, batch_id)``.
-``exit``: in the micro-batch where an event first reaches it, every sink keeps only the
-events before it in ``(seq, sub)`` order (earlier micro-batches are already written),
-``DIR/exited`` records it and the query stops; a restart from that checkpoint does nothing.
+``exit``: the micro-batch where an event first reaches it records it in ``DIR/exited`` (a
+restart from that checkpoint does nothing). Without a ``delay`` every sink keeps only that
+micro-batch's events before the exit event in ``(seq, sub)`` order (earlier micro-batches are
+already written) and the query stops. With a ``delay`` the micro-batch is written whole and the
+query goes on until ``delay`` ns after it was written: micro-batches that start later write
+nothing; ``graceful`` (the default) lets one that is running finish, ``false`` stops the query
+at once (a running micro-batch may be cut short, its sinks partly written, as Tremor drops the
+events in flight).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ import uuid
 from typing import Any
 
 from runtime_support.flows.answers import check_stream
-from runtime_support.flows.batch import FlowSpec, before, exit_position, flow_conf
+from runtime_support.flows.batch import FlowSpec, before, first_exit, flow_conf
 from runtime_support.io.codecs import pending_codec, source_port
 from runtime_support.io.connectors.base import RunContext, build_sink, build_source
 from runtime_support.io.connectors.file import (
@@ -220,13 +225,14 @@ def stream_inputs(
 
 class FlowStreamSink:
     """``foreachBatch`` of a streaming flow: every sink's events of one micro-batch (see the
-    module doc); ``exited`` once an event reached an ``exit`` connector."""
+    module doc); ``exited`` once an event reached an ``exit`` connector, the query to be stopped
+    once :meth:`due` (``graceful``: when no micro-batch is ``running``)."""
 
     def __init__(self, flow: FlowSpec, checkpoint: str, ctx: RunContext, run: str) -> None:
         self.checkpoint, self.ctx, self.run = checkpoint, ctx, run
         self.files: dict[str, FileSink] = {}
         self.stdio: dict[str, tuple[StdioSink, str]] = {}
-        self.exits: list[str] = []
+        self.exits: dict[str, ExitSink] = {}
         self.batched: dict[str, Any] = {}  # sinks with write_batch(frame, batch_id, run)
         for name, conn, port in flow.sinks:
             sink = build_sink(flow.connectors[conn])
@@ -237,8 +243,11 @@ class FlowStreamSink:
             elif isinstance(sink, StdioSink):
                 self.stdio[name] = (sink, port)
             elif isinstance(sink, ExitSink):
-                self.exits.append(name)
+                self.exits[name] = sink
         self.exited = os.path.exists(os.path.join(checkpoint, EXITED))
+        self.deadline = 0.0  # time.monotonic() from which the exited query stops
+        self.graceful = True
+        self.running = False
         self.metrics = None if flow.metrics is None else MetricsRecorder(flow.metrics, checkpoint)
 
     def clear(self) -> None:
@@ -252,17 +261,19 @@ class FlowStreamSink:
     def __call__(self, frame: Any, batch_id: int) -> None:
         from pyspark.sql import functions as F
 
-        if self.exited:
+        if self.due():
             return
+        self.running = True
         frame = frame.persist()
         try:
             if self.metrics is not None:  # before an exit cuts the counts off
                 self.metrics.record(frame, batch_id)
             stop = None
-            if self.exits:
-                stop = exit_position([frame.filter(F.col("port").isin(self.exits))])
-                if stop is not None:
-                    frame = before(frame, stop)
+            if self.exits and not self.exited:
+                ports = {n: frame.filter(F.col("port") == n) for n in self.exits}
+                stop = first_exit(ports, self.exits)
+                if stop is not None and stop.delay_ns == 0:
+                    frame = before(frame, stop.position)
             for name, sink in sorted(self.files.items()):
                 write_part_files(frame.filter(F.col("port") == name), sink, batch_id, self.run)
             for name, batched in sorted(self.batched.items()):
@@ -270,10 +281,17 @@ class FlowStreamSink:
             self._print(frame)
         finally:
             frame.unpersist()
+            self.running = False
         if stop is not None:
             with open(os.path.join(self.checkpoint, EXITED), "w", encoding="utf-8") as handle:
                 handle.write(f"{batch_id}\n")
+            self.deadline = time.monotonic() + stop.delay_ns / 1e9
+            self.graceful = stop.graceful
             self.exited = True
+
+    def due(self) -> bool:
+        """An event reached an ``exit`` and its delay has passed: nothing more is written."""
+        return self.exited and time.monotonic() >= self.deadline
 
     def _print(self, frame: Any) -> None:
         from pyspark.sql import functions as F
@@ -349,7 +367,8 @@ def start_query(spark, flow, run_pipeline, args, settings: StreamSettings, sink)
 
 
 def await_query(query: Any, sink: FlowStreamSink) -> None:
-    """Until the query ends, or stop it after the micro-batch that reached an ``exit``.
+    """Until the query ends, or stop it once the exit is due (after the micro-batch that reached
+    an ``exit``, or its delay later; a graceful exit waits for a running micro-batch to end).
 
     The query's failure is raised, except one after the exit was recorded: the micro-batches
     Spark starts before the stop write nothing (the sink returns at once), so the flow's output
@@ -358,7 +377,7 @@ def await_query(query: Any, sink: FlowStreamSink) -> None:
 
     try:
         while not query.awaitTermination(0.2):
-            if sink.exited:
+            if sink.due() and not (sink.graceful and sink.running):
                 query.stop()
                 return
         query.awaitTermination()  # raises the query's failure, if any

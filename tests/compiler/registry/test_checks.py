@@ -122,31 +122,32 @@ def test_codec_config_is_checked() -> None:
     assert "`mode` of codec `json` must be one of" in message
 
 
-def test_exit_delay_is_rejected_not_ignored() -> None:
-    text = _flow("metronome", '    config = {"interval": 1}').replace(
+def _exit_config(config: str) -> str:
+    return _flow("metronome", '    config = {"interval": 1}').replace(
         "define connector stop from exit;",
-        'define connector stop from exit with config = {"delay": 1000} end;',
+        f"define connector stop from exit with config = {config} end;",
     )
-    line, under, message = _error(text, "deploy")
-    assert (line, under) == (7, '"delay"')
-    assert "`delay` of connector `exit` is not supported" in message
 
 
-def test_exit_graceful_false_is_rejected() -> None:
-    text = _flow("metronome", '    config = {"interval": 1}').replace(
-        "define connector stop from exit;",
-        'define connector stop from exit with config = {"graceful": false} end;',
-    )
-    line, under, message = _error(text, "deploy")
-    assert (line, under) == (7, '"graceful"') and "must be one of true" in message
+@pytest.mark.parametrize(
+    "config", ['{"delay": 1000}', '{"graceful": false}', '{"delay": 0, "graceful": true}']
+)
+def test_exit_delay_and_graceful_build(config: str) -> None:
+    check_program(Source("t", _exit_config(config)), "deploy")
 
 
-def test_exit_graceful_true_builds() -> None:
-    text = _flow("metronome", '    config = {"interval": 1}').replace(
-        "define connector stop from exit;",
-        'define connector stop from exit with config = {"graceful": true} end;',
-    )
-    check_program(Source("t", text), "deploy")
+@pytest.mark.parametrize(
+    ("config", "under", "says"),
+    [
+        ('{"delay": -1}', '"delay"', "must be a non-negative integer"),
+        ('{"delay": "1s"}', '"delay"', "must be a non-negative integer"),
+        ('{"graceful": "no"}', '"graceful"', "must be a boolean"),
+        ('{"dealy": 1}', '"dealy"', "Unknown config key `dealy`"),
+    ],
+)
+def test_exit_config_is_checked(config: str, under: str, says: str) -> None:
+    line, at, message = _error(_exit_config(config), "deploy")
+    assert (line, at) == (7, under) and says in message
 
 
 @pytest.mark.parametrize(

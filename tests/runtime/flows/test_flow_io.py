@@ -144,7 +144,7 @@ def test_single_file_is_a_boolean() -> None:
 def test_main_says_how_each_sink_is_written() -> None:
     job = _job(_exit_flow("o"))
     assert "Spark's text writer: part files in the folder at path, each in emission order" in job
-    assert "its first event stops the run: every sink gets only the events before it" in job
+    assert "its first event stops the run: the events before it reach the sinks" in job
     single = _job(_exit_flow("o", single=True))
     assert "on the driver, every event in the whole emission order (small outputs)" in single
     assert "Sinks written on the driver" not in job

@@ -152,8 +152,11 @@ def batch_output(spark, tmp_path: Path, lines_per_file: list[list[str]]) -> list
 
 
 class ExitFlag:
-    """What ``await_query`` reads of a flow's sink: ``exited``, here true once the micro-batch
-    ``exit_at`` ran and the query has ended (so the 0.2 s poll never stops it first)."""
+    """What ``await_query`` reads of a flow's sink: ``exited`` (and ``due``: no delay), here
+    true once the micro-batch ``exit_at`` ran and the query has ended (so the 0.2 s poll never
+    stops it first)."""
+
+    graceful, running = True, False
 
     def __init__(self) -> None:
         self.reached, self.query = False, None
@@ -161,6 +164,9 @@ class ExitFlag:
     @property
     def exited(self) -> bool:
         return self.reached and self.query is not None and not self.query.isActive
+
+    def due(self) -> bool:
+        return self.exited
 
 
 def failing_query(spark, tmp_path: Path, flag: ExitFlag, exit_at: int | None, fail_at: int):
